@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Where source images live; demo drawings are written here on first request. */
+  imageRoot: string;
+  /** Resized WebP files, one per path and width. */
+  imageCacheDir: string;
+  /** AES-256-GCM key for covers, 32 bytes. */
+  coverKey: Buffer;
+  publicOrigin: string;
+  staticApiBase: string;
+  dynamicApiBase: string;
+  imageBase: string;
+  demoLibrary: boolean;
+  logLevel: string;
+  trustProxy: boolean;
+  registerPerHour: number;
+  webDist: string;
+}
+
+export class ConfigError extends Error {}
+
+const defaults = {
+  PORT: '8080',
+  HOST: '0.0.0.0',
+  DATA_DIR: './data',
+  LOG_LEVEL: 'info',
+  DEMO_LIBRARY: 'true',
+  TRUST_PROXY: 'false',
+  REGISTER_PER_HOUR: '30',
+} as const;
+
+function integer(env: NodeJS.ProcessEnv, name: keyof typeof defaults, min: number, max: number): number {
+  const raw = env[name] ?? defaults[name];
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: keyof typeof defaults): boolean {
+  const raw = (env[name] ?? defaults[name]).toLowerCase();
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function base(env: NodeJS.ProcessEnv, name: string): string {
+  const raw = (env[name] ?? '').trim().replace(/\/+$/, '');
+  if (raw !== '' && !/^https?:\/\/[^/]+/.test(raw)) {
+    throw new ConfigError(`${name} must be empty (same origin) or an http(s) URL, got "${raw}"`);
+  }
+  return raw;
+}
+
+/** The cover key comes from COVER_KEY, or is generated once and kept in the data directory. */
+function coverKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  const raw = env.COVER_KEY;
+  if (raw !== undefined) {
+    if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError('COVER_KEY must be 64 hexadecimal characters');
+    return Buffer.from(raw, 'hex');
+  }
+  const file = path.join(dataDir, 'cover-key.hex');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 0, 65535);
+  const dataDir = path.resolve(env.DATA_DIR ?? defaults.DATA_DIR);
+  const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(publicOrigin)) {
+    throw new ConfigError(
+      `PUBLIC_ORIGIN must be an origin such as https://m.example.com, got "${publicOrigin}"`,
+    );
+  }
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return {
+    port,
+    host: env.HOST ?? defaults.HOST,
+    dataDir,
+    databaseUrl,
+    imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
+    imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
+    coverKey: coverKey(env, dataDir),
+    publicOrigin,
+    staticApiBase: base(env, 'STATIC_API_BASE'),
+    dynamicApiBase: base(env, 'DYNAMIC_API_BASE'),
+    imageBase: base(env, 'IMAGE_BASE'),
+    demoLibrary: flag(env, 'DEMO_LIBRARY'),
+    logLevel: env.LOG_LEVEL ?? defaults.LOG_LEVEL,
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    registerPerHour: integer(env, 'REGISTER_PER_HOUR', 1, 100_000),
+    webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}

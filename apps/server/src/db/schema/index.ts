@@ -1,0 +1,5 @@
+export * from './catalog.ts';
+export * from './images.ts';
+export * from './payments.ts';
+export * from './support.ts';
+export * from './users.ts';

@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+// Common info per branch; branch -2 is the default every other branch falls back to.
+export const branchSettings = pgTable('branch_settings', {
+  branchId: integer().primaryKey(),
+  appDownloadUrl: text().notNull().default(''),
+  appDownloadHome: text().notNull().default(''),
+  customerServiceEmail: text().notNull().default(''),
+  customerServiceQq: text().notNull().default(''),
+});
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    visitorId: text().notNull().default(''),
+    contactType: text().notNull(),
+    contactPosition: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('contacts_type', sql`${t.contactType} in ('qq', 'email')`)],
+);
+
+// Complaints from the report page (/h5/report).
+export const reports = pgTable('reports', {
+  id: integer().primaryKey().generatedByDefaultAsIdentity(),
+  userId: integer().references(() => users.id, { onDelete: 'set null' }),
+  visitorId: text().notNull().default(''),
+  reason: text().notNull(),
+  content: text().notNull().default(''),
+  contact: text().notNull().default(''),
+  pageUrl: text().notNull().default(''),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

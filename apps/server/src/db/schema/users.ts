@@ -1,0 +1,53 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    account: text().notNull().unique(),
+    // scrypt, self-describing (see users/password.ts); never the plaintext.
+    passwordHash: text().notNull(),
+    visitorId: text().notNull(),
+    branchId: integer().notNull().default(-2),
+    fromDomain: text().notNull().default(''),
+    mobile: text().unique(),
+    vipEnd: timestamp({ withTimezone: true }),
+    registerIp: text().notNull().default(''),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('users_by_visitor').on(t.visitorId),
+    check('users_mobile', sql`${t.mobile} is null or ${t.mobile} ~ '^1[0-9]{10}$'`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    // SHA-256 of the cookie token, hex; the token itself is never stored.
+    tokenHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_by_user').on(t.userId)],
+);
+
+// First visit per (branch, visitor), reported by user_from_mark.
+export const visitMarks = pgTable(
+  'visit_marks',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    branchId: integer().notNull(),
+    visitorId: text().notNull(),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    referUrl: text().notNull().default(''),
+    clientIp: text().notNull().default(''),
+    userAgent: text().notNull().default(''),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('visit_marks_once').on(t.branchId, t.visitorId)],
+);

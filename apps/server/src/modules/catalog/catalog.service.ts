@@ -1,0 +1,183 @@
+import type {
+  BookDetail,
+  ChapterInfo,
+  ChapterItem,
+  HomeIndex,
+  ListResponse,
+  ShowcaseType,
+} from '@yueman/contract';
+import { badRequest, noMoreChapters, notFound, paymentNeeded, userUnknown } from '../../shared/errors.ts';
+import { pageWindow, totalPages } from '../../shared/pagination.ts';
+import type { BookFilter, CatalogRepository } from './catalog.repository.ts';
+
+/** The reader behind a dynamic call, as far as reading is concerned. */
+export interface Reader {
+  userId: number;
+  isVip: boolean;
+}
+
+/** Which of these chapters the user has bought. The wallet domain answers it. */
+export type OwnedChapters = (userId: number, chapterIds: number[]) => Promise<Set<number>>;
+
+export interface CatalogDeps {
+  repo: CatalogRepository;
+  ownedChapters: OwnedChapters;
+}
+
+const HOME_SECTION_SIZE = 6;
+const RECOMMEND_SIZE = 6;
+export const SEARCH_MAX_LENGTH = 20;
+
+async function listResponse(
+  repo: CatalogRepository,
+  found: Promise<{ rows: ListResponse['bookList']; total: number }>,
+): Promise<ListResponse> {
+  const [{ rows, total }, adList] = await Promise.all([found, repo.ads()]);
+  return { adList, bookList: rows, totalItem: total, totalPage: totalPages(total) };
+}
+
+export async function homeIndex({ repo }: CatalogDeps): Promise<HomeIndex> {
+  const first = (type: ShowcaseType) => repo.showcase(type, HOME_SECTION_SIZE, 0).then((p) => p.rows);
+  const [adList, recommendList, newOnList, kkbgList, hotList, newList, updateList] = await Promise.all([
+    repo.ads(),
+    first('e_recommend'),
+    first('new_on'),
+    first('kkbg'),
+    first('hot'),
+    first('new'),
+    repo.recentlyUpdated(HOME_SECTION_SIZE, 0).then((p) => p.rows),
+  ]);
+  return { adList, recommendList, newOnList, kkbgList, hotList, newList, updateList };
+}
+
+export async function categoryList({ repo }: CatalogDeps) {
+  return {
+    publishStatusList: [
+      { code: 'serialize', desc: '连载' },
+      { code: 'finish', desc: '完结' },
+    ],
+    categoryList: await repo.categories(),
+  };
+}
+
+export function queryBooks(
+  { repo }: CatalogDeps,
+  q: { publishStatus: 'all' | 'finish' | 'serialize'; categoryId: number; page: number },
+) {
+  const filter: BookFilter = {
+    publishStatus: q.publishStatus === 'all' ? undefined : q.publishStatus,
+    categoryId: q.categoryId === 0 ? undefined : q.categoryId,
+  };
+  const { limit, offset } = pageWindow(q.page);
+  return listResponse(repo, repo.filteredBooks(filter, limit, offset));
+}
+
+export function updatedBooks({ repo }: CatalogDeps, page: number) {
+  const { limit, offset } = pageWindow(page);
+  return listResponse(repo, repo.recentlyUpdated(limit, offset));
+}
+
+export function showcaseDetail({ repo }: CatalogDeps, type: ShowcaseType, page: number) {
+  const { limit, offset } = pageWindow(page);
+  return listResponse(repo, repo.showcase(type, limit, offset));
+}
+
+export async function bookDetail({ repo }: CatalogDeps, bookId: number): Promise<BookDetail> {
+  const [book, chapters, recommendList] = await Promise.all([
+    repo.book(bookId),
+    repo.chapterList(bookId),
+    repo.sameCategoryBooks(bookId, RECOMMEND_SIZE),
+  ]);
+  if (!book) throw notFound('这本书不存在');
+  // The detail is a static (shared, cached) answer: ownership is personal and comes from chapter/list.
+  const chapterList = chapters.map((c) => ({ ...c, alreadyBuy: false }));
+  return { book, chapterList, lastChapter: chapterList.at(-1) ?? null, recommendList };
+}
+
+export async function chapterList(
+  { repo, ownedChapters }: CatalogDeps,
+  bookId: number,
+  userId: number | null,
+): Promise<ChapterItem[]> {
+  const [book, chapters] = await Promise.all([repo.bookForReading(bookId), repo.chapterList(bookId)]);
+  if (!book) throw notFound('这本书不存在');
+  const owned =
+    userId === null
+      ? new Set<number>()
+      : await ownedChapters(
+          userId,
+          chapters.map((c) => c.chapterId),
+        );
+  return chapters.map((c) => ({ ...c, alreadyBuy: owned.has(c.chapterId) }));
+}
+
+/**
+ * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
+ * (CONTRACT.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
+ * or code 101 when nobody is signed in.
+ */
+export async function readChapter(
+  { repo, ownedChapters }: CatalogDeps,
+  q: { bookId: number; number: number },
+  reader: Reader | null,
+): Promise<ChapterInfo> {
+  const [book, chapter, around] = await Promise.all([
+    repo.bookForReading(q.bookId),
+    repo.chapter(q.bookId, q.number),
+    repo.neighbours(q.bookId, q.number),
+  ]);
+  if (!book) throw notFound('这本书不存在');
+  if (!chapter) throw noMoreChapters();
+
+  const info: ChapterInfo = {
+    bookId: chapter.bookId,
+    bookName: book.title,
+    bookPics: [],
+    bookPicSizes: [],
+    picSplitCount: book.picSplitCount,
+    bookPrice: chapter.price,
+    bookVipFree: book.vipFree,
+    chapterId: chapter.chapterId,
+    content: chapter.content,
+    lastNumber: around.previous,
+    nextNumber: around.next,
+    number: chapter.number,
+    price: chapter.price,
+    title: chapter.title,
+    totalNumber: book.chapterCount,
+  };
+
+  if (chapter.price > 0) {
+    if (!reader) throw userUnknown();
+    const readable =
+      (reader.isVip && book.vipFree) ||
+      (await ownedChapters(reader.userId, [chapter.chapterId])).has(chapter.chapterId);
+    if (!readable) throw paymentNeeded('本章需要购买后阅读', info);
+  }
+
+  const sizes = await repo.picSizes(chapter.pics);
+  await repo.countRead(q.bookId);
+  return {
+    ...info,
+    bookPics: chapter.pics,
+    bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
+  };
+}
+
+export async function initSearch({ repo }: CatalogDeps) {
+  return { hotWords: await repo.hotWords() };
+}
+
+/** Keyword rules and messages from the spec's section 5. */
+export function searchKeyword(raw: string): string {
+  const keyword = raw.trim();
+  if (keyword.length === 0) throw badRequest('请输入搜索关键字');
+  if ([...keyword].length > SEARCH_MAX_LENGTH) throw badRequest('搜索关键字最长不超过20个字');
+  return keyword;
+}
+
+export async function search({ repo }: CatalogDeps, raw: string, page: number) {
+  const keyword = searchKeyword(raw);
+  const { limit, offset } = pageWindow(page);
+  return (await repo.searchBooks(keyword, limit, offset)).rows;
+}

@@ -1,0 +1,68 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Envelope, RegisterQuery, UserFromMark, UserFromMarkQuery, UserInfo } from '@yueman/contract';
+import type { FastifyInstance } from 'fastify';
+import { ok } from '../../shared/envelope.ts';
+import { unauthorized } from '../../shared/errors.ts';
+import * as users from './users.service.ts';
+
+const tags = ['users'];
+
+export async function usersRoutes(app: FastifyInstance, deps: users.UsersDeps & { registerPerHour: number }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    '/api/user/register',
+    {
+      // Per client address as the socket sees it (TRUST_PROXY off), so X-Forwarded-For cannot dodge it.
+      config: { rateLimit: { max: deps.registerPerHour, timeWindow: '1 hour' } },
+      schema: {
+        tags,
+        summary: '访客注册',
+        querystring: RegisterQuery,
+        response: { 200: Envelope(UserInfo) },
+      },
+    },
+    async (req, reply) => {
+      const { info, session } = await users.register(deps, {
+        fromDomain: req.query.fromDomain ?? '',
+        traceId: req.headers['x-trace-id'],
+        branchHeader: req.headers['x-branch-id'],
+        ip: req.ip,
+      });
+      reply.startSession(session.token, session.expiresAt);
+      return ok(info);
+    },
+  );
+
+  r.get(
+    '/api/user/info',
+    { schema: { tags, summary: '用户信息', response: { 200: Envelope(UserInfo) } } },
+    async (req) => {
+      if (!req.user) throw unauthorized();
+      return ok(await users.userInfo(deps, req.user.userId));
+    },
+  );
+
+  r.post(
+    '/api/user/user_from_mark',
+    {
+      schema: {
+        tags,
+        summary: '首次访问上报',
+        querystring: UserFromMarkQuery,
+        response: { 200: Envelope(UserFromMark) },
+      },
+    },
+    async (req) =>
+      ok(
+        await users.markFirstVisit(deps, {
+          traceId: req.headers['x-trace-id'],
+          branchHeader: req.headers['x-branch-id'],
+          referUrl: req.query.referUrl ?? '',
+          userId: req.user?.userId ?? null,
+          ip: req.ip,
+          userAgent: req.headers['user-agent'] ?? '',
+        }),
+      ),
+  );
+}

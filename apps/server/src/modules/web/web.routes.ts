@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, notFound } from '../../shared/errors.ts';
+
+/** What the image host offers the catch-all route (see modules/images). */
+export interface ImageHostHandle {
+  parse(urlPath: string): { path: string; width: number } | { error: string } | null;
+  handle(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    parsed: { path: string; width: number },
+  ): Promise<unknown>;
+}
+
+export interface RuntimeConfig {
+  staticApiBase: string;
+  dynamicApiBase: string;
+  imageBase: string;
+  coverKey: string;
+}
+
+/** `</` cannot end the inline script early, whatever an operator puts in a base URL. */
+export const runtimeConfigScript = (config: RuntimeConfig) =>
+  `<script>window.__APP_CONFIG__ = ${JSON.stringify(config).replaceAll('<', '\\u003c')}</script>`;
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>阅漫</title>
+<p>The web app is not built yet: run <code>npm run build</code> (npm start does it for you).</p>`;
+
+/**
+ * One process serves the API, the images and the web app (CONTRACT.md section 1). Built files are served
+ * as they are (hashed assets for a year); every other GET is an image URL or a route of the web app, which
+ * answers index.html with the runtime config injected.
+ */
+export async function webRoutes(
+  app: FastifyInstance,
+  opts: { webDist: string; runtimeConfig: RuntimeConfig; images: ImageHostHandle },
+) {
+  const indexFile = path.join(opts.webDist, 'index.html');
+  let indexHtml = NOT_BUILT;
+  if (existsSync(indexFile)) {
+    const built = await readFile(indexFile, 'utf8');
+    indexHtml = built.replace('<head>', `<head>${runtimeConfigScript(opts.runtimeConfig)}`);
+    await app.register(fastifyStatic, {
+      root: opts.webDist,
+      wildcard: false,
+      index: false,
+      globIgnore: ['index.html'],
+      setHeaders(reply, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header(
+          'Cache-Control',
+          hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+      },
+    });
+  }
+
+  const sendApp = (reply: FastifyReply) =>
+    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+
+  app.get('/', (_req, reply) => sendApp(reply));
+  app.get('/*', async (request, reply) => {
+    const urlPath = request.url.split('?')[0] ?? '/';
+    const image = opts.images.parse(urlPath);
+    if (image === null) return sendApp(reply);
+    if ('error' in image) throw badRequest(image.error);
+    return opts.images.handle(request, reply, image);
+  });
+
+  app.all('/api/*', async () => {
+    throw notFound('接口不存在');
+  });
+}

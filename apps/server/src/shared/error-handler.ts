@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from './errors.ts';
+
+const where: Record<string, string> = {
+  querystring: '参数',
+  params: '路径参数',
+  body: '表单字段',
+  headers: '请求头',
+};
+
+/** A malformed-input message in Chinese that names the field, e.g. "参数 page 不正确". */
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  const place = where[error.validationContext ?? ''] ?? '参数';
+  if (!first) return `${place}不正确`;
+  const params = first.params as { missingProperty?: string };
+  if (params.missingProperty) return `缺少${place} ${params.missingProperty}`;
+  const field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return field ? `${place} ${field} 不正确` : `${place}不正确`;
+}
+
+function send(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {
+  // Error answers skip the route's response schema: their data need not have the success shape.
+  return reply
+    .code(status)
+    .header('Cache-Control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send({ result: false, code, msg, data });
+}
+
+/** The one place where failures become envelopes; internals stay in the log, with the request id. */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.httpStatus === 403)
+        request.log.warn({ security: true, msg: error.message }, 'identity mismatch');
+      return send(reply, error.httpStatus, error.code, error.message, error.data);
+    }
+    if (error.validation) return send(reply, 400, 400, validationMessage(error));
+    const status = error.statusCode ?? 500;
+    if (status === 429) return send(reply, 429, 429, '操作过于频繁，请稍后再试');
+    if (status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'client error');
+      return send(reply, status, status, status === 404 ? '请求的内容不存在' : '请求格式不正确');
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(reply, 500, 500, '服务器开小差了，请稍后再试');
+  });
+}

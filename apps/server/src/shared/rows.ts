@@ -1,0 +1,6 @@
+/** The single row an INSERT ... RETURNING or a keyed lookup must produce; anything else is a bug. */
+export function one<T>(rows: T[]): T {
+  const [row] = rows;
+  if (row === undefined || rows.length !== 1) throw new Error(`expected exactly one row, got ${rows.length}`);
+  return row;
+}
