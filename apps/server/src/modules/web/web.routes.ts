@@ -2,18 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, notFound } from '../../shared/errors.ts';
-
-/** What the image host offers the catch-all route (see modules/images). */
-export interface ImageHostHandle {
-  parse(urlPath: string): { path: string; width: number } | { error: string } | null;
-  handle(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    parsed: { path: string; width: number },
-  ): Promise<unknown>;
-}
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { notFound } from '../../shared/errors.ts';
+import type { ImageHost } from '../images/index.ts';
 
 export interface RuntimeConfig {
   staticApiBase: string;
@@ -36,7 +27,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>阅漫</title>
  */
 export async function webRoutes(
   app: FastifyInstance,
-  opts: { webDist: string; runtimeConfig: RuntimeConfig; images: ImageHostHandle },
+  opts: { webDist: string; runtimeConfig: RuntimeConfig; images: ImageHost },
 ) {
   const indexFile = path.join(opts.webDist, 'index.html');
   let indexHtml = NOT_BUILT;
@@ -63,11 +54,8 @@ export async function webRoutes(
 
   app.get('/', (_req, reply) => sendApp(reply));
   app.get('/*', async (request, reply) => {
-    const urlPath = request.url.split('?')[0] ?? '/';
-    const image = opts.images.parse(urlPath);
-    if (image === null) return sendApp(reply);
-    if ('error' in image) throw badRequest(image.error);
-    return opts.images.handle(request, reply, image);
+    if (await opts.images.serve(request, reply)) return reply;
+    return sendApp(reply);
   });
 
   app.all('/api/*', async () => {

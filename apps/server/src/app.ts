@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createCatalogRepository } from './modules/catalog/catalog.repository.ts';
+import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
+import { createImageHost } from './modules/images/index.ts';
+import { createSupportRepository } from './modules/support/support.repository.ts';
+import { supportRoutes } from './modules/support/support.routes.ts';
+import identity from './modules/users/identity.plugin.ts';
+import { createUsersRepository } from './modules/users/users.repository.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { webRoutes } from './modules/web/web.routes.ts';
+import { demoDrawer } from './seed/demo-drawer.ts';
+import { registerErrorHandler } from './shared/error-handler.ts';
+import staticCache from './shared/static-cache.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  logger?: FastifyServerOptions['logger'];
+  /** How long a static answer is reused; 0 turns the cache off (tests that change data). */
+  staticCacheMs?: number;
+}
+
+// Until the wallet domain lands there are no coins and no purchases: every balance is 0 and nothing is owned.
+const noCoinsYet = async () => 0;
+const nothingOwnedYet = async () => new Set<number>();
+
+/** Builds the whole service: plugins, then modules, then one error handler. */
+export async function buildApp({ config, db, logger = false, staticCacheMs = 5000 }: AppDeps) {
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 64 * 1024,
+  });
+
+  registerErrorHandler(app);
+  await app.register(swagger, {
+    openapi: { info: { title: '阅漫 API', version: '1.0.0', description: 'See shared/design/CONTRACT.md' } },
+  });
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(rateLimit, { global: false });
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(staticCache, { ttlMs: staticCacheMs });
+
+  const usersRepo = createUsersRepository(db);
+  await app.register(identity, {
+    repo: usersRepo,
+    secureCookies: config.publicOrigin.startsWith('https://'),
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !request.routeOptions.config.staticCache)
+      reply.header('Cache-Control', 'no-store');
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await db.execute('select 1');
+    return { status: 'ok' };
+  });
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+
+  await catalogRoutes(app, { repo: createCatalogRepository(db), ownedChapters: nothingOwnedYet });
+  await usersRoutes(app, { repo: usersRepo, balanceOf: noCoinsYet, registerPerHour: config.registerPerHour });
+  await supportRoutes(app, createSupportRepository(db));
+
+  const images = createImageHost({
+    imageRoot: config.imageRoot,
+    cacheDir: config.imageCacheDir,
+    coverKey: config.coverKey,
+    draw: demoDrawer(),
+    log: app.log,
+  });
+  await webRoutes(app, {
+    webDist: config.webDist,
+    images,
+    runtimeConfig: {
+      staticApiBase: config.staticApiBase,
+      dynamicApiBase: config.dynamicApiBase,
+      imageBase: config.imageBase,
+      coverKey: config.coverKey.toString('hex'),
+    },
+  });
+  return app;
+}

@@ -1,0 +1,52 @@
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { seedDemoLibrary } from './seed/seed-demo.ts';
+
+const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+
+async function main() {
+  const startedAt = performance.now();
+  const config = loadConfig();
+  // The lock guards the embedded database and the image cache, which live in the data directory.
+  const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
+  const database = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  if (config.demoLibrary) {
+    const { seeded } = await seedDemoLibrary(database.db);
+    if (seeded) log.info('demo library created');
+  }
+  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel } });
+  await app.listen({ port: config.port, host: config.host });
+  log.info(
+    { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
+    `阅漫 is ready on ${config.publicOrigin}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    await release?.();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    log.fatal(err.message);
+  } else {
+    log.fatal({ err }, 'failed to start');
+  }
+  process.exit(1);
+});

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fail } from '../../shared/envelope.ts';
+import { encryptCover } from './cover-crypto.ts';
+import { createImageStore, type ImageLog } from './image-store.ts';
+import { isCoverPath, type ParsedImageUrl, parseImageUrl } from './image-url.ts';
+import { MemoryCache } from './memory-cache.ts';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const MISSING_MESSAGE = '图片不存在';
+
+export interface ImageHostOptions {
+  imageRoot: string;
+  cacheDir: string;
+  /** AES-256-GCM key for covers, 32 bytes. */
+  coverKey: Buffer;
+  /** Makes a source picture for a path that has no file (the demo drawer); null when it has none. */
+  draw?: (path: string) => Promise<Buffer | null>;
+  log?: ImageLog;
+  /** Bytes of answers kept in memory (default 64 MB), and the largest one kept (default 512 KB). */
+  memoryBytes?: number;
+  memoryItemBytes?: number;
+  concurrency?: number;
+}
+
+export type ImageRequest = { path: string; width: number };
+
+export interface ImageHost {
+  parse(urlPath: string): ParsedImageUrl;
+  /**
+   * Sends the answer and resolves once it is written (it returns the reply, a thenable, from an async
+   * function). So an async route may `return host.handle(...)` or `await` it: resolving earlier would let
+   * Fastify, finding `undefined` while an async onSend hook (compress) or a stream is still writing,
+   * send a second time.
+   */
+  handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void>;
+  /** parse + handle for a catch-all route: false when the URL is not an image URL (nothing sent). */
+  serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  readonly stats: { resizes: number };
+}
+
+/** A ready answer: headers built once; `body` absent for large images, which stream from `file`. */
+interface Answer {
+  headers: Record<string, string>;
+  etag: string;
+  body?: Buffer;
+  file: string;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` prefixes are ignored. */
+function notModified(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header === etag) return true;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+export function createImageHost(opts: ImageHostOptions): ImageHost {
+  const store = createImageStore(opts);
+  const memo = new MemoryCache<Answer>(opts.memoryBytes ?? 64 * 1024 * 1024);
+  const itemLimit = opts.memoryItemBytes ?? 512 * 1024;
+  const loading = new Map<string, Promise<Answer | null>>();
+
+  async function load(key: string, { path, width }: ImageRequest): Promise<Answer | null> {
+    const webp = await store.webp(path, width);
+    if (!webp) return null;
+    const cover = isCoverPath(path);
+    // Hashing the bytes once gives the same ETag on every server and after restarts.
+    const etag = `"${createHash('sha1').update(webp).digest('base64url').slice(0, 22)}"`;
+    // A cover is encrypted once per load; its IV is random, its plaintext (and so its ETag) fixed.
+    const body = cover ? Buffer.from(encryptCover(webp, opts.coverKey)) : webp;
+    const headers = {
+      'content-type': cover ? 'text/plain; charset=utf-8' : 'image/webp',
+      'cache-control': IMMUTABLE,
+      etag,
+    };
+    const answer: Answer = { headers, etag, body, file: store.cacheFile(path, width) };
+    const keep: Answer = body.length <= itemLimit || cover ? answer : { headers, etag, file: answer.file };
+    memo.set(key, keep, (keep.body?.length ?? 0) + 256);
+    return answer;
+  }
+
+  function answerFor(key: string, parsed: ImageRequest): Promise<Answer | null> {
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = load(key, parsed).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  function missing(reply: FastifyReply, imagePath: string): FastifyReply {
+    reply.header('cache-control', 'no-cache');
+    // A missing cover is not an error: the web app shows its placeholder.
+    if (isCoverPath(imagePath)) return reply.code(204).send();
+    return reply.code(404).send(fail(404, MISSING_MESSAGE));
+  }
+
+  /** Resolves when the reply is written: an async function that returns the reply adopts its `then`. */
+  async function respond(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    parsed: ImageRequest,
+  ): Promise<FastifyReply> {
+    const key = `${parsed.width}/${parsed.path}`;
+    let answer = memo.get(key) ?? (await answerFor(key, parsed));
+    if (!answer) return missing(reply, parsed.path);
+    if (notModified(request.headers['if-none-match'], answer.etag)) {
+      return reply.code(304).headers({ etag: answer.etag, 'cache-control': IMMUTABLE }).send();
+    }
+    if (!answer.body) {
+      const file = await open(answer.file).catch(() => undefined);
+      const size = await file?.stat().then(
+        (s) => s.size,
+        () => file?.close().then(() => undefined),
+      );
+      if (file && size !== undefined) {
+        return reply.headers(answer.headers).header('content-length', size).send(file.createReadStream());
+      }
+      // The cache file went away (an operator cleaned the cache): make it again.
+      memo.delete(key);
+      answer = await answerFor(key, parsed);
+      if (!answer) return missing(reply, parsed.path);
+    }
+    return reply.headers(answer.headers).send(answer.body);
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void> {
+    await respond(request, reply, parsed);
+  }
+
+  // Readers ask for the same few thousand URLs over and over: remember the good ones (a full map is
+  // simply emptied; refused URLs are not kept, so junk cannot fill it).
+  const parsedUrls = new Map<string, ImageRequest>();
+  function parse(urlPath: string): ParsedImageUrl {
+    const known = parsedUrls.get(urlPath);
+    if (known) return known;
+    const parsed = parseImageUrl(urlPath, opts.imageRoot);
+    if (parsed && !('error' in parsed)) {
+      if (parsedUrls.size >= 50_000) parsedUrls.clear();
+      parsedUrls.set(urlPath, parsed);
+    }
+    return parsed;
+  }
+
+  async function serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const parsed = parse(request.url);
+    if (parsed === null) return false;
+    if ('error' in parsed) await reply.code(400).send(fail(400, parsed.error));
+    else await handle(request, reply, parsed);
+    return true;
+  }
+
+  return { parse, handle, serve, stats: store.stats };
+}

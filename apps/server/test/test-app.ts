@@ -1,0 +1,37 @@
+// A real app on a real test database (PGlite or PostgreSQL, per TEST_DB), with the demo library.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { seedDemoLibrary } from '../src/seed/seed-demo.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export async function createTestApp(
+  opts: { seed?: boolean; env?: Record<string, string>; staticCacheMs?: number } = {},
+) {
+  const database = await createTestDatabase();
+  if (opts.seed !== false) await seedDemoLibrary(database.db);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ...opts.env });
+  const app = await buildApp({ config, db: database.db, staticCacheMs: opts.staticCacheMs ?? 0 });
+  return {
+    app,
+    db: database.db,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The `sid` cookie a response set, ready for a Cookie header. */
+export function sessionCookie(res: { cookies: { name: string; value: string }[] }) {
+  const sid = res.cookies.find((c) => c.name === 'sid');
+  if (!sid) throw new Error('no session cookie in the response');
+  return `sid=${sid.value}`;
+}

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// Every server test runs twice: on embedded PGlite and on a real PostgreSQL 15 cluster (test/pg-cluster.ts).
+// Tests get their database from apps/server/test/test-database.ts, which reads TEST_DB.
+const serverTests = ['apps/server/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    // The machines have 2 cores; both projects share this pool of workers.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server-pglite',
+          include: serverTests,
+          environment: 'node',
+          env: { TEST_DB: 'pglite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          include: serverTests,
+          environment: 'node',
+          env: { TEST_DB: 'postgres' },
+          globalSetup: ['apps/server/test/pg-cluster.ts'],
+        },
+      },
+      // Room for the web app's component tests, once jsdom is a devDependency:
+      // { extends: true, test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' } },
+      // with @vitejs/plugin-react in that project's plugins.
+    ],
+  },
+});
