@@ -37,6 +37,47 @@ function shortUrl(url) {
   return url.replace(/^file:\/\//, '');
 }
 
+// Layers of a request, tried from the sampled frame towards the root: the first frame that matches names the
+// layer, so time in node:events called by fastify counts as events, and a plugin's own code as that plugin.
+const LAYERS = [
+  ['socket write syscall (kernel send on loopback)', (name, url) => name === 'writev' && !url],
+  ['static-cache plugin', (_, url) => url.includes('/shared/static-cache.ts')],
+  ['image handler', (_, url) => /\/modules\/(images|web)\//.test(url)],
+  ['other server code', (_, url) => url.includes('/apps/server/src/') || url.includes('/packages/contract/')],
+  ['per-request logger (pino child)', (_, url) => url.includes('/pino/') || url.includes('logger-factory')],
+  [
+    'request id (randomUUID)',
+    (_, url) => url.includes('req-id-gen') || url.includes('internal/crypto/random'),
+  ],
+  ['@fastify/cookie', (_, url) => url.includes('@fastify/cookie')],
+  ['@fastify/compress', (_, url) => url.includes('@fastify/compress')],
+  ['other plugins', (_, url) => url.includes('/node_modules/@fastify/')],
+  ['routing (find-my-way)', (_, url) => url.includes('/find-my-way/')],
+  ['database', (_, url) => /\/(drizzle-orm|@electric-sql|pg|pg-protocol)\//.test(url)],
+  ['fastify core (hooks, reply)', (_, url) => url.includes('/node_modules/fastify/')],
+  ['node http (parser, headers)', (_, url) => url.startsWith('node:_http_')],
+  [
+    'node streams, net, timers',
+    (_, url) => /^node:(net|timers|internal\/(streams|stream_base_commons|timers))/.test(url),
+  ],
+  ['node events', (_, url) => url === 'node:events'],
+  [
+    'promises, nextTick, microtasks',
+    (name, url) => name === 'runMicrotasks' || url.includes('task_queues') || url.includes('async_hooks'),
+  ],
+  ['garbage collector', (name) => name === '(garbage collector)'],
+];
+const OTHER_LAYER = 'V8 and native, other';
+
+function layerOf(node, byId, parent) {
+  for (let id = node.id; id !== undefined; id = parent.get(id)) {
+    const { functionName, url } = byId.get(id).callFrame;
+    if (functionName === '(root)') break;
+    for (const [layer, test] of LAYERS) if (test(functionName, url)) return layer;
+  }
+  return OTHER_LAYER;
+}
+
 /** Self and inclusive µs per function and self µs per area, over the samples inside `windows` (all if none). */
 export function analyse(profile, windows = []) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -48,6 +89,7 @@ export function analyse(profile, windows = []) {
   const self = new Map();
   const inclusive = new Map();
   const areas = new Map();
+  const layers = new Map();
   let total = 0;
   let t = profile.startTime;
   const inWindow = (ts) => windows.length === 0 || windows.some((w) => ts >= w.start && ts <= w.end);
@@ -64,6 +106,10 @@ export function analyse(profile, windows = []) {
     self.set(k, (self.get(k) ?? 0) + weight);
     const a = area(node.callFrame.url, node.callFrame.functionName);
     areas.set(a, (areas.get(a) ?? 0) + weight);
+    if (a !== '(idle)') {
+      const l = layerOf(node, byId, parent);
+      layers.set(l, (layers.get(l) ?? 0) + weight);
+    }
     const seen = new Set();
     for (let id = node.id; id !== undefined; id = parent.get(id)) {
       const n = byId.get(id);
@@ -73,7 +119,7 @@ export function analyse(profile, windows = []) {
       inclusive.set(nk, (inclusive.get(nk) ?? 0) + weight);
     }
   }
-  return { total, self, inclusive, areas };
+  return { total, self, inclusive, areas, layers };
 }
 
 function top(map, total, n) {
@@ -83,17 +129,27 @@ function top(map, total, n) {
     .map(([k, v]) => `| ${((100 * v) / total).toFixed(1)}% | \`${k.replaceAll('|', '\\|')}\` |`);
 }
 
-function render(title, { total, self, inclusive, areas }, n) {
+/** `requests`: how many requests the window served, for µs per request (optional). */
+function render(title, { total, self, inclusive, areas, layers }, n, requests) {
   if (total === 0) return `### ${title}\n\nno samples in this window\n`;
-  const idle = (areas.get('(idle)') ?? 0) / total;
+  const idle = areas.get('(idle)') ?? 0;
+  const busy = total - idle;
+  const perRequest = requests ? busy / requests : null;
+  const layerRows = [...layers.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(
+      ([k, v]) =>
+        `| ${((100 * v) / busy).toFixed(1)}% | ${perRequest ? ((perRequest * v) / busy).toFixed(1) : '–'} | ${k} |`,
+    );
   return [
     `### ${title}`,
     '',
-    `${(total / 1e6).toFixed(1)} s sampled, ${(100 * idle).toFixed(1)}% idle.`,
+    `${(total / 1e6).toFixed(1)} s sampled, ${((100 * idle) / total).toFixed(1)}% idle` +
+      (perRequest ? `; the JavaScript thread spent ${perRequest.toFixed(1)} µs per request.` : '.'),
     '',
-    '| self | area |',
-    '|---:|---|',
-    ...top(areas, total, n),
+    '| share of busy time | µs per request | layer |',
+    '|---:|---:|---|',
+    ...layerRows,
     '',
     '| self | function |',
     '|---:|---|',
@@ -115,7 +171,7 @@ function profileFiles(target) {
 
 /**
  * Markdown for the profiles under `target`: all windows together, then each named window.
- * `windows`: [{ name, start, end }] in µs of the monotonic clock; empty means the whole profile.
+ * `windows`: [{ name, start, end, requests? }] in µs of the monotonic clock; empty means the whole profile.
  */
 export function summariseProfiles(target, windows = [], n = 15) {
   const files = profileFiles(target);
@@ -130,9 +186,10 @@ export function summariseProfiles(target, windows = [], n = 15) {
     windows = [];
     all = analyse(profile, []);
   }
-  parts.push(render(windows.length > 0 ? 'All measured server runs' : 'Whole profile', all, n));
+  const requests = windows.reduce((sum, w) => sum + (w.requests ?? 0), 0) || undefined;
+  parts.push(render(windows.length > 0 ? 'All measured server runs' : 'Whole profile', all, n, requests));
   if (windows.length > 1) {
-    for (const w of windows) parts.push(render(w.name, analyse(profile, [w]), 8));
+    for (const w of windows) parts.push(render(w.name, analyse(profile, [w]), 8, w.requests));
   }
   return parts.join('\n');
 }

@@ -553,7 +553,7 @@ async function measureOnce(side, port, target, pids) {
   const run = summarise(await cannon(port, target, settings.seconds));
   const end = Number(process.hrtime.bigint() / 1000n);
   run.cpuCores = cpuCores(cpuBefore, cpuSnapshot(pids), (end - start) / 1e6);
-  run.window = { name: target.label, start, end };
+  run.window = { name: target.label, start, end, requests: run.requests };
   const line = `  ${side.padEnd(6)} ${target.name.padEnd(6)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${String(run.latencyP99Ms).padStart(4)} ms`;
   const c = run.cpuCores;
   console.log(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -18,6 +19,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
 import { demoDrawer } from './seed/demo-drawer.ts';
 import { registerErrorHandler } from './shared/error-handler.ts';
+import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
 
 export interface AppDeps {
@@ -34,8 +36,13 @@ const nothingOwnedYet = async () => new Set<number>();
 
 /** Builds the whole service: plugins, then modules, then one error handler. */
 export async function buildApp({ config, db, logger = false, staticCacheMs = 5000 }: AppDeps) {
+  const answers = new StaticAnswers({ ttlMs: staticCacheMs });
   const app = Fastify({
     logger,
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!answers.answerRaw(req, res)) handler(req, res);
+      }),
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -50,8 +57,8 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   await app.register(cookie);
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
+  await app.register(staticCache, { answers });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(staticCache, { ttlMs: staticCacheMs });
 
   const usersRepo = createUsersRepository(db);
   await app.register(identity, {

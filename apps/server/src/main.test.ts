@@ -61,6 +61,19 @@ describe.skipIf(dbKind !== 'pglite')('the server process', () => {
     expect(first.output()).toContain('"reqId"');
   });
 
+  it('answers kept static calls over HTTP with ETag, 304 and compression', async () => {
+    const url = `http://127.0.0.1:${port}/api/book/query/all/0/2`;
+    const fresh = await fetch(url);
+    const etag = fresh.headers.get('etag') ?? '';
+    const body = await fresh.text();
+    const kept = await fetch(url, { headers: { 'accept-encoding': 'br' } });
+    expect(kept.headers.get('content-encoding')).toBe('br');
+    expect(kept.headers.get('etag')).toBe(etag);
+    expect(await kept.text()).toBe(body);
+    expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(url, { method: 'PUT' })).status).toBe(404);
+  });
+
   it('refuses a second process on the same data directory, saying why', async () => {
     const second = startServer(dataDir, port + 1);
     second.ready.catch(() => undefined);

@@ -1,22 +1,6 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-
-/**
- * Static calls (spec section 7) are the same for every reader. Each answer is kept for a few seconds,
- * with its strong ETag and compressed copies, so a busy list page costs one query per `ttlMs` instead of
- * one per request, and 304 answers cost nothing. Routes opt in with `config: { staticCache: true }`.
- */
-export const STATIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
-
-interface Entry {
-  body: Buffer;
-  etag: string;
-  expires: number;
-  br?: Buffer;
-  gzip?: Buffer;
-}
+import { encodedBody, etagMatches, STATIC_CACHE_CONTROL, type StaticAnswers } from './static-answers.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,72 +8,67 @@ declare module 'fastify' {
   }
 }
 
-const MIN_COMPRESS_BYTES = 1024;
-
-function pickEncoding(request: FastifyRequest): 'br' | 'gzip' | null {
-  const accept = request.headers['accept-encoding'] ?? '';
-  if (accept.includes('br')) return 'br';
-  if (accept.includes('gzip')) return 'gzip';
-  return null;
-}
-
-function matches(request: FastifyRequest, etag: string) {
-  const inm = request.headers['if-none-match'];
-  return inm?.split(',').some((t) => t.trim() === etag || t.trim() === '*') ?? false;
-}
-
-function sendEntry(request: FastifyRequest, reply: FastifyReply, entry: Entry) {
-  reply
-    .header('ETag', entry.etag)
-    .header('Cache-Control', STATIC_CACHE_CONTROL)
-    .header('Vary', 'Accept-Encoding');
-  if (matches(request, entry.etag)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  const encoding = entry.body.length >= MIN_COMPRESS_BYTES ? pickEncoding(request) : null;
-  if (encoding === 'br') {
-    entry.br ??= brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
-    return reply.header('Content-Encoding', 'br').send(entry.br);
-  }
-  if (encoding === 'gzip') {
-    entry.gzip ??= gzipSync(entry.body, { level: 6 });
-    return reply.header('Content-Encoding', 'gzip').send(entry.gzip);
-  }
-  return reply.send(entry.body);
-}
-
+/**
+ * Caching policy per route. Static routes (`config: { staticCache: true }`) get a strong ETag, 304 on a
+ * match and their answers kept in `answers`; every other /api route gets `no-store`. Hooks are attached per
+ * route in onRoute and are callback-style, so other routes carry none of this and a hit costs no promise.
+ * Register before @fastify/compress: kept answers carry their own compressed copies, so static routes opt
+ * out of its hooks.
+ */
 export default fp(
-  async (app: FastifyInstance, opts: { ttlMs: number; maxEntries?: number }) => {
-    const cache = new Map<string, Entry>();
-    const maxEntries = opts.maxEntries ?? 5000;
+  async (app: FastifyInstance, opts: { answers: StaticAnswers }) => {
+    const { answers } = opts;
     const fromCache = new WeakSet<FastifyReply>();
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (!request.routeOptions.config.staticCache || (request.method !== 'GET' && request.method !== 'POST'))
-        return;
-      const entry = cache.get(request.url);
-      if (!entry || entry.expires < Date.now()) return;
+    // The server's raw fast path (StaticAnswers.answerRaw) answers most hits; this one serves inject()
+    // and any server built without it.
+    const serveKept: onRequestHookHandler = (request, reply, done) => {
+      const answer = answers.lookup(request.method, request.url);
+      if (!answer) return done();
       fromCache.add(reply);
-      return sendEntry(request, reply, entry);
-    });
+      reply
+        .header('ETag', answer.etag)
+        .header('Cache-Control', STATIC_CACHE_CONTROL)
+        .header('Vary', 'Accept-Encoding');
+      if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+      const { body, encoding } = encodedBody(answer, request.headers['accept-encoding']);
+      if (encoding) reply.header('Content-Encoding', encoding);
+      reply.type('application/json; charset=utf-8').send(body);
+    };
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (!request.routeOptions.config.staticCache || fromCache.has(reply)) return payload;
-      if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-      const body = Buffer.from(payload);
-      const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-      if (opts.ttlMs > 0) {
-        if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
-        cache.set(request.url, { body, etag, expires: Date.now() + opts.ttlMs });
+    const keepAnswer: onSendHookHandler = (request, reply, payload, done) => {
+      if (fromCache.has(reply) || reply.statusCode !== 200 || typeof payload !== 'string') {
+        return done(null, payload);
       }
+      const { etag } = answers.keep(request.method, request.url, payload);
       reply
         .header('ETag', etag)
         .header('Cache-Control', STATIC_CACHE_CONTROL)
         .header('Vary', 'Accept-Encoding');
-      if (matches(request, etag)) {
+      if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
-        return '';
+        return done(null, '');
       }
-      return payload;
+      done(null, payload);
+    };
+
+    const noStore: onRequestHookHandler = (_request, reply, done) => {
+      reply.header('Cache-Control', 'no-store');
+      done();
+    };
+
+    const append = <T>(existing: T | T[] | undefined, hook: T): T[] =>
+      existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+
+    app.addHook('onRoute', (route) => {
+      if (route.config?.staticCache) {
+        route.compress = false;
+        route.onRequest = append(route.onRequest, serveKept);
+        route.onSend = append(route.onSend, keepAnswer);
+      } else if (route.url.startsWith('/api/')) {
+        // Dynamic calls are personal: no shared cache may keep them (CONTRACT.md section 1).
+        route.onRequest = append(route.onRequest, noStore);
+      }
     });
   },
   { name: 'static-cache' },

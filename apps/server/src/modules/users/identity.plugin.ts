@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../../shared/errors.ts';
 import { resolveSession, SESSION_COOKIE, type SignedInUser } from './sessions.ts';
@@ -37,8 +37,7 @@ export default fp(
       });
     });
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.routeOptions.config.staticCache || !request.url.startsWith('/api/')) return;
+    const resolveUser = async (request: FastifyRequest, reply: FastifyReply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (!token) return;
       const session = await resolveSession(opts.repo, token);
@@ -61,6 +60,13 @@ export default fp(
         );
         throw forbidden();
       }
+    };
+
+    // Only dynamic API calls are personal; static calls and images never look at the session.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.staticCache || !route.url.startsWith('/api/')) return;
+      const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
+      route.onRequest = [...existing, resolveUser];
     });
   },
   { name: 'identity', dependencies: ['@fastify/cookie'] },

@@ -52,8 +52,9 @@ export async function webRoutes(
   const sendApp = (reply: FastifyReply) =>
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
 
-  app.get('/', (_req, reply) => sendApp(reply));
-  app.get('/*', async (request, reply) => {
+  // WebP does not compress and index.html is small: these routes skip the compression hooks.
+  app.get('/', { compress: false }, (_req, reply) => sendApp(reply));
+  app.get('/*', { compress: false }, async (request, reply) => {
     if (await opts.images.serve(request, reply)) return reply;
     return sendApp(reply);
   });

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/**
+ * Static calls (spec section 7) are the same for every reader. Each answer is kept for `ttlMs`, with its
+ * strong ETag and compressed copies made once, so a busy list costs one query per `ttlMs` and a 304 costs
+ * nothing. Readers see a change within ttlMs plus the 60 s HTTP max-age.
+ */
+export const STATIC_CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+const MIN_COMPRESS_BYTES = 1024;
+
+export interface StaticAnswer {
+  body: Buffer;
+  etag: string;
+  expires: number;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  return ifNoneMatch?.split(',').some((t) => t.trim() === etag || t.trim() === '*') ?? false;
+}
+
+/** The bytes to send for an Accept-Encoding header, compressing on first need. */
+export function encodedBody(
+  answer: StaticAnswer,
+  acceptEncoding = '',
+): { body: Buffer; encoding?: 'br' | 'gzip' } {
+  if (answer.body.length < MIN_COMPRESS_BYTES) return { body: answer.body };
+  if (acceptEncoding.includes('br')) {
+    answer.br ??= brotliCompressSync(answer.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
+    return { body: answer.br, encoding: 'br' };
+  }
+  if (acceptEncoding.includes('gzip')) {
+    answer.gzip ??= gzipSync(answer.body, { level: 6 });
+    return { body: answer.gzip, encoding: 'gzip' };
+  }
+  return { body: answer.body };
+}
+
+export class StaticAnswers {
+  private readonly answers = new Map<string, StaticAnswer>();
+
+  constructor(private readonly opts: { ttlMs: number; maxEntries?: number }) {}
+
+  lookup(method: string | undefined, url: string | undefined): StaticAnswer | undefined {
+    const answer = this.answers.get(`${method} ${url}`);
+    return answer && answer.expires >= Date.now() ? answer : undefined;
+  }
+
+  keep(method: string, url: string, payload: string): StaticAnswer {
+    const body = Buffer.from(payload);
+    const answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, expires: 0 };
+    if (this.opts.ttlMs > 0) {
+      answer.expires = Date.now() + this.opts.ttlMs;
+      if (this.answers.size >= (this.opts.maxEntries ?? 5000)) {
+        this.answers.delete(this.answers.keys().next().value as string);
+      }
+      this.answers.set(`${method} ${url}`, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * Answers a kept static call straight from the HTTP server, before Fastify's routing, hooks and request
+   * logger: at list-page rates those cost more than the answer itself (bench/README.md). Only URLs that a
+   * static route answered with 200 are ever kept, so this never answers for a route that does not exist.
+   * Returns false when there is nothing kept and Fastify must handle the request.
+   */
+  answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
+    const answer = this.lookup(req.method, req.url);
+    if (!answer) return false;
+    const headers: Record<string, string | number> = {
+      etag: answer.etag,
+      'cache-control': STATIC_CACHE_CONTROL,
+      vary: 'Accept-Encoding',
+    };
+    if (etagMatches(req.headers['if-none-match'], answer.etag)) {
+      res.writeHead(304, headers).end();
+      return true;
+    }
+    const { body, encoding } = encodedBody(answer, req.headers['accept-encoding']);
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-length'] = body.length;
+    if (encoding) headers['content-encoding'] = encoding;
+    res.writeHead(200, headers).end(body);
+    return true;
+  }
+}
