@@ -10,12 +10,7 @@ export const Envelope = <T extends TSchema>(data: T) =>
   });
 
 /** Failures: result false, the code, a Chinese message, and data null (or, for code 999, the chapter info). */
-export const ErrorEnvelope = Type.Object({
-  result: Type.Boolean(),
-  code: Type.Integer(),
-  msg: Type.String(),
-  data: Type.Unknown(),
-});
+export const ErrorEnvelope = Envelope(Type.Unknown());
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
 /** A positive page number; pages start at 1. */
