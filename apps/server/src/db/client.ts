@@ -21,7 +21,7 @@ export interface OpenedDatabase {
 }
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (err: Error) => void }
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-memory' };
 
@@ -31,6 +31,12 @@ export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.me
 export async function openDatabase(target: DatabaseTarget): Promise<OpenedDatabase> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    // An idle connection that the server drops (restart, failover, admin termination) is reported here;
+    // without a listener it would crash the process. The pool replaces the connection on next use.
+    pool.on(
+      'error',
+      target.onPoolError ?? ((err) => console.error('PostgreSQL connection lost:', err.message)),
+    );
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
     await migratePg(db, { migrationsFolder });
     return { db: db as unknown as Database, driver: 'postgres', close: () => pool.end() };

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { createTestDatabase, dbKind, describeDb, pgUrl } from '../../test/test-database.ts';
+import { openDatabase } from './client.ts';
+
+describeDb('database client', () => {
+  it.skipIf(dbKind !== 'postgres')(
+    'survives the server dropping its connections, and reports it',
+    async () => {
+      const lost: Error[] = [];
+      const opened = await openDatabase({
+        kind: 'postgres',
+        url: pgUrl,
+        poolSize: 2,
+        onPoolError: (e) => lost.push(e),
+      });
+      try {
+        await opened.db.execute(sql`select 1`);
+        const admin = new pg.Client({ connectionString: pgUrl });
+        await admin.connect();
+        const pids = await opened.db.execute(sql`select pg_backend_pid() as pid`);
+        const pid = (pids as unknown as { rows: { pid: number }[] }).rows[0]?.pid;
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        await admin.end();
+        await expect.poll(() => lost.length, { timeout: 5000 }).toBeGreaterThan(0);
+        const again = await opened.db.execute(sql`select 2 as two`);
+        expect((again as unknown as { rows: { two: number }[] }).rows[0]?.two).toBe(2);
+      } finally {
+        await opened.close();
+      }
+    },
+  );
+
+  it('migrates a new database to the current schema', async () => {
+    const opened = await createTestDatabase();
+    try {
+      const tables = await opened.db.execute(
+        sql`select count(*)::int as n from information_schema.tables where table_schema = 'public'`,
+      );
+      expect((tables as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(15);
+    } finally {
+      await opened.close();
+    }
+  });
+});
