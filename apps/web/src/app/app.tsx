@@ -1,9 +1,88 @@
-/** The reader app arrives with the next issue; this shell proves the build and the server's hosting. */
+import { TabBar } from 'antd-mobile';
+import { Suspense, useEffect, useRef } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { clientType, isChatAppBrowser } from '../lib/user-agent.ts';
+import { Providers } from './providers.tsx';
+import { type ScreenRoute, screens } from './routes.tsx';
+import { startApp } from './start.ts';
+
+const tabs = [
+  { key: '/home', title: '首页' },
+  { key: '/category', title: '分类' },
+  { key: '/shelf', title: '书架' },
+  { key: '/user', title: '我的' },
+];
+
+function Tabs() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  return (
+    <TabBar className="tab-bar" activeKey={pathname} onChange={(key) => navigate(key)} safeArea>
+      {tabs.map((t) => (
+        <TabBar.Item
+          key={t.key}
+          title={t.title}
+          icon={<span className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
+        />
+      ))}
+    </TabBar>
+  );
+}
+
+/** Deeper screens slide in; going back slides out. `prefers-reduced-motion` turns it off in CSS. */
+function Screen({ route }: { route: ScreenRoute }) {
+  const { Screen: Page, transition, tabBar } = route;
+  return (
+    <div className={`screen transition-${transition} ${tabBar ? 'with-tab-bar' : ''}`}>
+      <ErrorBoundary>
+        <Suspense fallback={<div className="screen-loading" />}>
+          <Page />
+        </Suspense>
+      </ErrorBoundary>
+      {tabBar && <Tabs />}
+    </div>
+  );
+}
+
+/** PC browsers go to the PC page, chat-app browsers to the prompt page (spec section 1). */
+function ClientGate() {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (isChatAppBrowser()) {
+      if (pathname !== '/open-in-browser')
+        navigate(`/open-in-browser?from=${encodeURIComponent(pathname + search)}`, { replace: true });
+    } else if (clientType() === 'pc') {
+      if (pathname !== '/pc') navigate('/pc', { replace: true });
+    }
+    void startApp();
+  }, [navigate, pathname, search]);
+  return null;
+}
+
 export function App() {
   return (
-    <main style={{ fontFamily: 'sans-serif', padding: 24, textAlign: 'center' }}>
-      <h1>阅漫</h1>
-      <p>网站建设中</p>
-    </main>
+    <Providers>
+      <BrowserRouter>
+        <ClientGate />
+        <Routes>
+          <Route
+            path="/"
+            element={
+              <Navigate to={`/index${typeof location === 'undefined' ? '' : location.search}`} replace />
+            }
+          />
+          <Route path="/home.html" element={<Navigate to="/home" replace />} />
+          {screens.map((route) => (
+            <Route key={route.path} path={route.path} element={<Screen route={route} />} />
+          ))}
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </BrowserRouter>
+    </Providers>
   );
 }

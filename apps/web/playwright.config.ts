@@ -1,0 +1,57 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser tests drive Debian's Chromium (no downloaded browser) at a phone viewport against the real server,
+// started on a fresh data directory with the demo library (ARCHITECTURE.md, convention 8).
+const port = Number(process.env.E2E_PORT ?? 18900);
+const root = new URL('../..', import.meta.url).pathname;
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: '../../.tmp/e2e-results',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: process.env.CI ? 'list' : 'line',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: true,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf .tmp/e2e-data && node --import tsx apps/server/src/main.ts`,
+    cwd: root,
+    url: `http://127.0.0.1:${port}/healthz`,
+    timeout: 90_000,
+    reuseExistingServer: false,
+    // Every browser context is a new visitor that registers; the per-address limit is for the public.
+    env: {
+      DATA_DIR: '.tmp/e2e-data',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      REGISTER_PER_HOUR: '100000',
+    },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

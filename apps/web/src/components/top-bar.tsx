@@ -1,0 +1,20 @@
+import { NavBar } from 'antd-mobile';
+import { useNavigate } from 'react-router';
+
+/** The top bar of inner screens: back arrow, title, and a home button (spec section 2). */
+export function TopBar({ title }: { title: string }) {
+  const navigate = useNavigate();
+  return (
+    <NavBar
+      className="top-bar"
+      onBack={() => (history.length > 1 ? navigate(-1) : navigate('/home'))}
+      right={
+        <button type="button" className="top-bar-home" onClick={() => navigate('/home')} aria-label="首页">
+          首页
+        </button>
+      }
+    >
+      {title}
+    </NavBar>
+  );
+}

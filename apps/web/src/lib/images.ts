@@ -1,0 +1,41 @@
+import { runtimeConfig } from './runtime-config.ts';
+
+export type ImageWidth = 180 | 200 | 500 | 1000;
+
+/** `{imageBase}/{path}_{width}_0.img` (CONTRACT.md section 5). */
+export const imageUrl = (path: string, width: ImageWidth) =>
+  `${runtimeConfig.imageBase}/${path}_${width}_0.img`;
+
+let keyPromise: Promise<CryptoKey> | undefined;
+function coverKey() {
+  const hex = runtimeConfig.coverKey;
+  const bytes = new Uint8Array((hex.match(/../g) ?? []).map((h) => Number.parseInt(h, 16)));
+  keyPromise ??= crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['decrypt']);
+  return keyPromise;
+}
+
+const covers = new Map<string, Promise<string | null>>();
+
+/**
+ * A cover arrives as text: base64 of a 12-byte IV, then AES-256-GCM ciphertext and tag of the WebP.
+ * Resolves to an object URL, or null when the server has no cover (204) and the placeholder shows.
+ */
+export function coverObjectUrl(path: string, width: ImageWidth): Promise<string | null> {
+  const key = `${width}/${path}`;
+  let pending = covers.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const res = await fetch(imageUrl(path, width));
+      if (res.status === 204 || !res.ok) return null;
+      const raw = Uint8Array.from(atob(await res.text()), (c) => c.charCodeAt(0));
+      const plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: raw.slice(0, 12) },
+        await coverKey(),
+        raw.slice(12),
+      );
+      return URL.createObjectURL(new Blob([plain], { type: 'image/webp' }));
+    })().catch(() => null);
+    covers.set(key, pending);
+  }
+  return pending;
+}

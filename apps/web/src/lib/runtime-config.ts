@@ -1,0 +1,21 @@
+/** Injected by the server into index.html (CONTRACT.md section 1); empty bases mean this page's origin. */
+export interface RuntimeConfig {
+  staticApiBase: string;
+  dynamicApiBase: string;
+  imageBase: string;
+  coverKey: string;
+}
+
+declare global {
+  interface Window {
+    __APP_CONFIG__?: Partial<RuntimeConfig>;
+  }
+}
+
+export const runtimeConfig: RuntimeConfig = {
+  staticApiBase: '',
+  dynamicApiBase: '',
+  imageBase: '',
+  coverKey: '',
+  ...(typeof window === 'undefined' ? {} : window.__APP_CONFIG__),
+};

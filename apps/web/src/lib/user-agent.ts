@@ -1,0 +1,14 @@
+export type ClientType = 'wechat' | 'android' | 'ios' | 'pc';
+
+/** Client type from the user agent (spec section 1): WeChat first, then the phone platforms, else PC. */
+export function clientType(ua = navigator.userAgent): ClientType {
+  if (/MicroMessenger/i.test(ua)) return 'wechat';
+  if (/Android/i.test(ua)) return 'android';
+  if (/iPhone|iPad|iPod/i.test(ua)) return 'ios';
+  return 'pc';
+}
+
+/** The two chat apps whose in-app browsers are sent to the 'open in your browser' prompt. */
+export function isChatAppBrowser(ua = navigator.userAgent): boolean {
+  return /MicroMessenger/i.test(ua) || /\sQQ\/[\d.]+/i.test(ua);
+}
