@@ -38,14 +38,14 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .tmp/e2e-data && node --import tsx apps/server/src/main.ts`,
+    command: `rm -rf .tmp/e2e-data-${port} && node --import tsx apps/server/src/main.ts`,
     cwd: root,
     url: `http://127.0.0.1:${port}/healthz`,
     timeout: 90_000,
     reuseExistingServer: false,
     // Every browser context is a new visitor that registers; the per-address limit is for the public.
     env: {
-      DATA_DIR: '.tmp/e2e-data',
+      DATA_DIR: `.tmp/e2e-data-${port}`,
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',

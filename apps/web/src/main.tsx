@@ -1,5 +1,6 @@
-import './styles.css';
+// antd-mobile's variables first, so ours (the brand colour) override them.
 import 'antd-mobile/es/global';
+import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';

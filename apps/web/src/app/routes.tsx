@@ -27,6 +27,7 @@ const Report = page(() => import('../features/support/report-page.tsx'));
 const Pc = page(() => import('../features/support/pc-page.tsx'));
 const OpenInBrowser = page(() => import('../features/support/open-in-browser-page.tsx'));
 const Index = page(() => import('../features/support/index-page.tsx'));
+const Purchase = page(() => import('../features/purchase/purchase-page.tsx'));
 
 export const screens: ScreenRoute[] = [
   { path: '/index', Screen: Index, transition: 'none', position: 0 },
@@ -44,6 +45,7 @@ export const screens: ScreenRoute[] = [
   { path: '/book/:id', Screen: BookDetail, transition: 'horizontal', position: 3 },
   { path: '/book/:id/catalog', Screen: Catalog, transition: 'horizontal', position: 4 },
   { path: '/book/read/:bookId/:number', Screen: Reader, transition: 'horizontal', position: 5 },
+  { path: '/purchase', Screen: Purchase, transition: 'horizontal', position: 6 },
   { path: '/h5/report', Screen: Report, transition: 'vertical', position: 6 },
   { path: '/pc', Screen: Pc, transition: 'none', position: 0 },
   { path: '/open-in-browser', Screen: OpenInBrowser, transition: 'none', position: 0 },

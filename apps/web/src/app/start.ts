@@ -1,5 +1,5 @@
 import type { CommonInfo, UserInfo } from '@yueman/contract';
-import { call, data } from '../lib/api-client.ts';
+import { call, data, dynamicCallsWaitFor } from '../lib/api-client.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
 const WELL_FORMED_ID = /^[A-Za-z0-9-]{8,64}$/;
@@ -20,11 +20,14 @@ export function rememberAttribution(search: string) {
 export async function ensureUser() {
   const store = useUserStore.getState();
   if (store.userInfo) {
-    const info = await call<UserInfo>('dynamic', 'GET', '/api/user/info').catch(() => null);
+    const info = await call<UserInfo>('dynamic', 'GET', '/api/user/info', { beforeSession: true }).catch(
+      () => null,
+    );
     if (info?.result) return store.setUser(info.data);
   }
   const registered = await data<UserInfo>('dynamic', 'POST', '/api/user/register', {
     query: { fromDomain: store.fromDomain },
+    beforeSession: true,
   });
   useUserStore.getState().setUser(registered);
 }
@@ -37,6 +40,7 @@ export async function reportFirstVisit() {
   const res = await call('dynamic', 'POST', '/api/user/user_from_mark', {
     query: { referUrl: document.referrer || location.href },
   });
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from many phone browsers.
   if (res.result) document.cookie = `${cookie}=1; max-age=${MARK_DAYS * 86400}; path=/; samesite=lax`;
 }
 
@@ -52,7 +56,9 @@ export async function loadCommonInfo() {
 /** Everything the app does once at start, in the background of the first screen. */
 export async function startApp() {
   rememberAttribution(location.search);
-  await ensureUser().catch((err) => console.error('register failed', err));
+  const user = ensureUser();
+  dynamicCallsWaitFor(user);
+  await user.catch((err) => console.error('register failed', err));
   await Promise.all([
     reportFirstVisit().catch((err) => console.error('first visit report failed', err)),
     loadCommonInfo().catch((err) => console.error('common info failed', err)),

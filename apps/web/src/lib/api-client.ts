@@ -21,6 +21,13 @@ export class ApiError extends Error {
 
 const TIMEOUT_MS = 30_000;
 
+// Dynamic calls wait for the start-up registration, so a visitor who opens a chapter link directly is
+// already known when the reader asks for it (instead of getting code 101).
+let sessionReady: Promise<unknown> = Promise.resolve();
+export function dynamicCallsWaitFor(ready: Promise<unknown>) {
+  sessionReady = ready.catch(() => undefined);
+}
+
 type Query = Record<string, string | number | undefined>;
 
 function headers(): Record<string, string> {
@@ -48,8 +55,9 @@ export async function call<T>(
   kind: 'static' | 'dynamic',
   method: 'GET' | 'POST',
   path: string,
-  opts: { query?: Query; form?: Query } = {},
+  opts: { query?: Query; form?: Query; beforeSession?: boolean } = {},
 ): Promise<Envelope<T>> {
+  if (kind === 'dynamic' && !opts.beforeSession) await sessionReady;
   const base = kind === 'static' ? runtimeConfig.staticApiBase : runtimeConfig.dynamicApiBase;
   const init: RequestInit = {
     method,

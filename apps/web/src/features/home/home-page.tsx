@@ -1,4 +1,90 @@
-/** Placeholder until this screen is built. */
+import type { Book } from '@yueman/contract';
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { AdCarousel } from '../../components/ad-carousel.tsx';
+import { BookRow, BookTile } from '../../components/book-list.tsx';
+import { ServiceLinks } from '../../components/service-links.tsx';
+import { useHomeIndex } from './api/home-index.ts';
+import { DownloadBanner, VipBanner } from './components/banners.tsx';
+import { BigHit } from './components/big-hit.tsx';
+import { RecentReading } from './components/recent-reading.tsx';
+import { Section } from './components/section.tsx';
+import './home.css';
+
+const SHOWN = 6;
+
+const TileGrid = memo(function TileGrid({ books, eager = false }: { books: Book[]; eager?: boolean }) {
+  return (
+    <div className="home-grid">
+      {books.slice(0, SHOWN).map((b) => (
+        <BookTile key={b.bookId} book={b} eager={eager} />
+      ))}
+    </div>
+  );
+});
+
+const TileStrip = memo(function TileStrip({ books }: { books: Book[] }) {
+  return (
+    <div className="home-strip">
+      {books.slice(0, SHOWN).map((b) => (
+        <BookTile key={b.bookId} book={b} />
+      ))}
+    </div>
+  );
+});
+
 export default function HomePage() {
-  return <main className="page">HomePage</main>;
+  const { data, isPending, isError, refetch } = useHomeIndex();
+  return (
+    <main className="page home">
+      <header className="home-head">
+        <span className="home-logo">阅漫</span>
+        <Link to="/search" className="home-search" aria-label="搜索">
+          <span className="home-search-icon" aria-hidden />
+          书名或作者
+        </Link>
+      </header>
+      {isPending && <div className="home-skeleton" aria-busy="true" />}
+      {isError && (
+        <button type="button" className="home-retry" onClick={() => void refetch()}>
+          加载失败，点击重试
+        </button>
+      )}
+      {data && (
+        <>
+          <AdCarousel ads={data.adList} />
+          <VipBanner />
+          <RecentReading />
+          <Section title="推荐" more="/home/recommend" testId="home-recommend">
+            <TileGrid books={data.recommendList} eager />
+          </Section>
+          <Section title="每日更新" more="/home/new" testId="home-update">
+            <TileStrip books={data.updateList} />
+          </Section>
+          <Section title="新书" more="/home/latest" testId="home-latest">
+            <TileGrid books={data.newList} />
+          </Section>
+          <Section title="大咖" more="/home/kkbg" testId="home-kkbg">
+            <div className="home-bighits">
+              {data.kkbgList.slice(0, 5).map((b, i) => (
+                <BigHit key={b.bookId} book={b} wide={i === 0} />
+              ))}
+            </div>
+          </Section>
+          <Section title="人气排行" more="/home/ranked" testId="home-ranked">
+            <div className="home-ranked">
+              {data.hotList.slice(0, 3).map((b, i) => (
+                <BookRow key={b.bookId} book={b} rank={i + 1} />
+              ))}
+            </div>
+          </Section>
+          <Section title="新书速递" more="/home/new-on" testId="home-new-on">
+            <TileGrid books={data.newOnList} />
+          </Section>
+        </>
+      )}
+      <DownloadBanner />
+      <ServiceLinks />
+    </main>
+  );
 }

@@ -1,4 +1,149 @@
-/** Placeholder until this screen is built. */
+import type { Book } from '@yueman/contract';
+import { Tabs, Toast } from 'antd-mobile';
+import { Link, useSearchParams } from 'react-router';
+import { publishStatusLabel } from '../../components/book-list.tsx';
+import { Cover } from '../../components/cover.tsx';
+import { ServiceLinks } from '../../components/service-links.tsx';
+import { type HistoryEntry, useShelfStore } from '../../lib/shelf-store.ts';
+import './shelf.css';
+
+type TabKey = 'favourites' | 'history';
+
+const dateFormat = new Intl.DateTimeFormat('zh-CN', {
+  timeZone: 'Asia/Shanghai',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+/** China time (CONTRACT.md section 6), as 2026-11-22 12:30. */
+export function formatReadDate(ms: number) {
+  const p = Object.fromEntries(dateFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+}
+
+function Empty({ text, link }: { text: string; link: string }) {
+  return (
+    <div className="shelf-empty">
+      <div className="shelf-empty-art" aria-hidden />
+      <p>暂时没有记录</p>
+      <Link to="/home" className="shelf-empty-link">
+        {text} {link}
+      </Link>
+    </div>
+  );
+}
+
+function FavouriteRow({ book }: { book: Book }) {
+  const toggle = useShelfStore((s) => s.toggleFavourite);
+  const lastRead = useShelfStore((s) => s.history.find((h) => h.bookInfo.bookId === book.bookId));
+  return (
+    <li className="shelf-row">
+      <Link to={`/book/${book.bookId}`} className="shelf-row-main">
+        <Cover path={book.cover} width={200} alt={book.title} />
+        <div className="shelf-row-text">
+          <span className="shelf-row-title">{book.title}</span>
+          <span className="shelf-row-sub">{book.author}</span>
+          <span className="shelf-row-meta">
+            <span className={`status status-${book.publishStatus === 'finish' ? 'finish' : 'serialize'}`}>
+              {publishStatusLabel(book.publishStatus)}
+            </span>
+            <span>共{book.chapterCount}话</span>
+          </span>
+          <span className="shelf-row-progress">
+            {lastRead ? `读到第${lastRead.number}话` : '还未开始阅读'}
+          </span>
+        </div>
+      </Link>
+      <button
+        type="button"
+        className="shelf-row-action"
+        aria-label={`取消收藏 ${book.title}`}
+        onClick={() => {
+          toggle(book);
+          Toast.show({ content: '已取消收藏', duration: 1500 });
+        }}
+      >
+        取消收藏
+      </button>
+    </li>
+  );
+}
+
+function HistoryRow({ entry }: { entry: HistoryEntry }) {
+  const book = entry.bookInfo;
+  return (
+    <li className="shelf-row">
+      <Link to={`/book/read/${book.bookId}/${entry.number}`} className="shelf-row-main">
+        <Cover path={book.cover} width={200} alt={book.title} />
+        <div className="shelf-row-text">
+          <span className="shelf-row-title">{book.title}</span>
+          <span className="shelf-row-sub">{book.author}</span>
+          <span className="shelf-row-progress">读到第{entry.number}话</span>
+          <time className="shelf-row-date" dateTime={new Date(entry.date).toISOString()}>
+            {formatReadDate(entry.date)}
+          </time>
+        </div>
+      </Link>
+      <Link
+        to={`/book/read/${book.bookId}/${entry.number}`}
+        className="shelf-row-action shelf-row-continue"
+        aria-hidden
+        tabIndex={-1}
+      >
+        继续阅读
+      </Link>
+    </li>
+  );
+}
+
+/** /shelf: favourites and reading history, kept on this device (spec sections 2, 3, 4). */
 export default function ShelfPage() {
-  return <main className="page">ShelfPage</main>;
+  const [params, setParams] = useSearchParams();
+  const active: TabKey = params.get('active') === 'history' ? 'history' : 'favourites';
+  const favourites = useShelfStore((s) => s.favourites);
+  const history = useShelfStore((s) => s.history);
+
+  return (
+    <main className="page shelf-page">
+      <header className="shelf-header">
+        <h1>我的书架</h1>
+        <Link to="/search" className="shelf-search" aria-label="搜索">
+          <span aria-hidden />
+        </Link>
+      </header>
+      <Tabs
+        className="shelf-tabs"
+        activeKey={active}
+        onChange={(key) => setParams(key === 'history' ? { active: 'history' } : {}, { replace: true })}
+      >
+        <Tabs.Tab title="我的收藏" key="favourites" destroyOnClose>
+          {favourites.length === 0 ? (
+            <Empty text="去首页" link="发现好看的漫画 ›" />
+          ) : (
+            <ul className="shelf-list" aria-label="我的收藏">
+              {favourites.map((book) => (
+                <FavouriteRow key={book.bookId} book={book} />
+              ))}
+            </ul>
+          )}
+        </Tabs.Tab>
+        <Tabs.Tab title="阅读历史" key="history" destroyOnClose>
+          {history.length === 0 ? (
+            <Empty text="去首页" link="开始阅读 ›" />
+          ) : (
+            <ul className="shelf-list" aria-label="阅读历史">
+              {history.map((entry) => (
+                <HistoryRow key={entry.bookInfo.bookId} entry={entry} />
+              ))}
+            </ul>
+          )}
+        </Tabs.Tab>
+      </Tabs>
+      <ServiceLinks />
+    </main>
+  );
 }

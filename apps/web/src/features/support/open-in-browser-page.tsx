@@ -1,4 +1,69 @@
-/** Placeholder until this screen is built. */
+import { Toast } from 'antd-mobile';
+import { useSearchParams } from 'react-router';
+import { safeReturnPath } from './safe-return.ts';
+import './support.css';
+
+/** /open-in-browser: WeChat and QQ readers are asked to open the site in the system browser (spec section 1). */
 export default function OpenInBrowserPage() {
-  return <main className="page">OpenInBrowserPage</main>;
+  const [params] = useSearchParams();
+  const address = location.origin + safeReturnPath(params.get('from'));
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(address);
+      Toast.show({ icon: 'success', content: '链接已复制', duration: 1500 });
+    } catch {
+      Toast.show({ content: '请长按链接复制', duration: 1500 });
+    }
+  };
+
+  return (
+    <main className="oib-page">
+      <div className="oib-arrow">
+        <svg viewBox="0 0 120 120" width="120" height="120" aria-hidden="true">
+          <path
+            d="M18 110 C 30 60, 60 30, 100 18"
+            fill="none"
+            stroke="#fff"
+            strokeWidth="5"
+            strokeLinecap="round"
+            strokeDasharray="7 9"
+          />
+          <path
+            d="M78 12 L 106 16 L 96 42"
+            fill="none"
+            stroke="#fff"
+            strokeWidth="6"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </div>
+      <section className="oib-card">
+        <h1>请在浏览器中打开</h1>
+        <ol className="oib-steps">
+          <li>
+            <span className="oib-step-no">1</span>
+            <span>
+              点击右上角的 <b className="oib-dots">···</b> 按钮
+            </span>
+          </li>
+          <li>
+            <span className="oib-step-no">2</span>
+            <span>
+              选择 <b>在浏览器打开</b>
+            </span>
+          </li>
+        </ol>
+        <p className="oib-why">微信、QQ内无法正常阅读和充值，在浏览器中打开即可畅快看漫画。</p>
+        <div className="oib-copy">
+          <p>或复制链接，粘贴到手机浏览器中打开：</p>
+          <p className="oib-address">{address}</p>
+          <button type="button" onClick={() => void copy()}>
+            复制链接
+          </button>
+        </div>
+      </section>
+    </main>
+  );
 }

@@ -1,0 +1,95 @@
+import { expect, test } from '@playwright/test';
+import { shot, waitForVisitor } from './support.ts';
+
+const SECTIONS = [
+  ['home-recommend', '推荐', '/home/recommend'],
+  ['home-update', '每日更新', '/home/new'],
+  ['home-latest', '新书', '/home/latest'],
+  ['home-kkbg', '大咖', '/home/kkbg'],
+  ['home-ranked', '人气排行', '/home/ranked'],
+  ['home-new-on', '新书速递', '/home/new-on'],
+] as const;
+
+test('home shows the carousel, every section with books, and the banners for a new visitor', async ({
+  page,
+}) => {
+  await page.goto('/home');
+  await waitForVisitor(page);
+  const carousel = page.getByTestId('ad-carousel');
+  await expect(carousel.locator('img').first()).toBeVisible();
+  await expect
+    .poll(() =>
+      carousel
+        .locator('img')
+        .first()
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+  await expect(page.getByRole('link', { name: '搜索' })).toHaveAttribute('href', '/search');
+  for (const [testId, title, href] of SECTIONS) {
+    const section = page.getByTestId(testId);
+    await expect(section.getByRole('heading', { name: title, exact: true })).toBeVisible();
+    await expect(section.locator('a[href^="/book/"]').first()).toBeVisible();
+    await expect(section.getByRole('link', { name: `${title} 更多` })).toHaveAttribute('href', href);
+  }
+  await expect(page.getByTestId('home-kkbg').locator('.cover-horizontal').first()).toBeVisible();
+  await expect(page.getByTestId('home-ranked').getByText('NO.1', { exact: true })).toHaveClass(/rank-hot/);
+  // A new visitor is not VIP: the sales banner shows and leads to the recharge centre.
+  await expect(page.getByText('开通VIP，海量漫画免费看')).toBeVisible();
+  await expect(page.getByTestId('home-vip')).toHaveAttribute('href', '/purchase');
+  await expect(page.getByRole('button', { name: '添加到桌面' })).toBeVisible();
+  await expect(page.getByRole('link', { name: '投诉举报' })).toBeVisible();
+  // No history yet: no recent reading.
+  await expect(page.getByTestId('home-recent')).toHaveCount(0);
+  // Above-the-fold covers load at once.
+  await expect(page.getByTestId('home-recommend').locator('.cover img')).toHaveCount(6);
+  await shot(page, 'home');
+  await page.getByTestId('home-kkbg').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('home-kkbg').locator('.cover img')).toHaveCount(5);
+  await shot(page, 'home-sections');
+  await page.getByTestId('home-download').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('home-new-on').locator('.cover img')).toHaveCount(6);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(page.getByTestId('home-ranked').locator('.cover img')).toHaveCount(3);
+  await shot(page, 'home-bottom');
+});
+
+test('recent reading shows up to 3 history entries, linking to the chapter', async ({ page }) => {
+  await page.goto('/home');
+  await waitForVisitor(page);
+  const books = await page.evaluate(async () => {
+    const res = await fetch('/api/book/home/index');
+    return (await res.json()).data.recommendList.slice(0, 4);
+  });
+  await page.evaluate((list) => {
+    const history = list.map((bookInfo: unknown, i: number) => ({
+      bookInfo,
+      number: i + 2,
+      date: Date.now() - i,
+    }));
+    localStorage.setItem('ym-shelf', JSON.stringify({ state: { favourites: [], history }, version: 0 }));
+  }, books);
+  await page.reload();
+  const recent = page.getByTestId('home-recent');
+  await expect(recent.getByRole('heading', { name: '最近阅读' })).toBeVisible();
+  await expect(recent.locator('a[href^="/book/read/"]')).toHaveCount(3);
+  await expect(recent.locator('a[href^="/book/read/"]').first()).toHaveAttribute(
+    'href',
+    `/book/read/${books[0].bookId}/2`,
+  );
+  await recent.scrollIntoViewIfNeeded();
+  await expect(recent.locator('.cover img')).toHaveCount(3);
+  await shot(page, 'home-recent');
+});
+
+test('every more link opens its list, titled like its section', async ({ page }) => {
+  await page.goto('/home');
+  for (const [, title, href] of SECTIONS) {
+    await page.getByRole('link', { name: `${title} 更多` }).click();
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+    await expect(page.locator('.top-bar')).toContainText(title);
+    await expect(page.getByTestId('list-item').first()).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/home$/);
+  }
+});

@@ -1,0 +1,140 @@
+import { expect, type Page, test } from '@playwright/test';
+import { shot, waitForVisitor } from './support.ts';
+
+const field = (page: Page) => page.getByPlaceholder('书名或作者');
+const submit = (page: Page) => page.getByRole('button', { name: '搜索', exact: true });
+
+async function searchFor(page: Page, word: string) {
+  await field(page).fill(word);
+  await submit(page).click();
+  await expect(page).toHaveURL(new RegExp(`content=${encodeURIComponent(word)}`));
+}
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/search');
+  await waitForVisitor(page);
+});
+
+test('an empty or over-long keyword is refused with the spec messages', async ({ page }) => {
+  const searches: string[] = [];
+  page.on('request', (r) => r.url().includes('/api/book/search') && searches.push(r.url()));
+  await submit(page).click();
+  await expect(page.getByText('请输入搜索关键字')).toBeVisible();
+  await field(page).fill('   ');
+  await submit(page).click();
+  await expect(page.getByText('请输入搜索关键字')).toBeVisible();
+  await field(page).fill('一二三四五六七八九十一二三四五六七八九十一');
+  await submit(page).click();
+  await expect(page.getByText('搜索关键字最长不超过20个字')).toBeVisible();
+  // The alert hides after about 1.5 s.
+  await expect(page.getByText('搜索关键字最长不超过20个字')).toBeHidden({ timeout: 4000 });
+  expect(searches).toHaveLength(0);
+  await expect(page).toHaveURL(/\/search$/);
+});
+
+test('hot words are shown and tapping one searches for it', async ({ page }) => {
+  const hot = page.getByRole('region', { name: '热门搜索' });
+  const first = hot.getByRole('button').first();
+  await expect(first).toBeVisible();
+  await expect(page.getByRole('region', { name: '搜索历史' }).getByText('还没有搜索过')).toBeVisible();
+  await shot(page, 'search');
+  const word = (await first.textContent()) ?? '';
+  await first.click();
+  await expect(field(page)).toHaveValue(word);
+  await expect(page.getByRole('region', { name: '搜索结果' }).locator('a.book-row').first()).toBeVisible();
+});
+
+test('two characters of a title find the book; a word with no match shows the empty state', async ({
+  page,
+}) => {
+  const detail = await (await page.request.get('/api/book/detail/1')).json();
+  const title: string = detail.data.book.title;
+  await searchFor(page, title.slice(0, 2));
+  const results = page.getByRole('region', { name: '搜索结果' });
+  await expect(results.getByRole('link', { name: new RegExp(title) }).first()).toBeVisible();
+  await expect(page.locator('.book-row .cover img').first()).toBeVisible();
+  await shot(page, 'search-results');
+  await results
+    .getByRole('link', { name: new RegExp(title) })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/book\/\d+$/);
+
+  await page.goto('/search');
+  await searchFor(page, '不存在的书名zzz');
+  await expect(page.getByText('暂时没有记录')).toBeVisible();
+});
+
+test('history keeps the 10 newest words, moves a repeated word to the front, and a tap searches', async ({
+  page,
+}) => {
+  const words = Array.from({ length: 11 }, (_, i) => `词${i + 1}`);
+  for (const w of words) await searchFor(page, w);
+  await searchFor(page, '词5');
+
+  const stored = await page.evaluate(() => localStorage.getItem('ym-search-history'));
+  expect(stored).toBe('词5,词11,词10,词9,词8,词7,词6,词4,词3,词2');
+
+  // Emptying the field returns to the not-searched state.
+  await field(page).fill('');
+  const history = page.getByRole('region', { name: '搜索历史' });
+  await expect(history.getByRole('button', { name: /^词/ })).toHaveText([
+    '词5',
+    '词11',
+    '词10',
+    '词9',
+    '词8',
+    '词7',
+    '词6',
+    '词4',
+    '词3',
+    '词2',
+  ]);
+
+  // It survives a reload (local storage).
+  await page.reload();
+  await expect(
+    page.getByRole('region', { name: '搜索历史' }).getByRole('button', { name: /^词/ }),
+  ).toHaveCount(10);
+  const searched = page.waitForRequest((r) => r.url().includes('/api/book/search?content=%E8%AF%8D9'));
+  await page
+    .getByRole('region', { name: '搜索历史' })
+    .getByRole('button', { name: '词9', exact: true })
+    .click();
+  await searched;
+  await expect(field(page)).toHaveValue('词9');
+  await expect(page.getByText('暂时没有记录')).toBeVisible();
+
+  await field(page).fill('');
+  await page.getByRole('button', { name: '清空' }).click();
+  await expect(page.getByText('还没有搜索过')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('ym-search-history'))).toBeNull();
+});
+
+test('a keyword with more than 20 books loads the next page on scrolling and then says the list ended', async ({
+  page,
+}) => {
+  // The demo library has no keyword matching more than one page, so the answers are stretched: 20 and 5 books.
+  const detail = await (await page.request.get('/api/book/detail/1')).json();
+  const book = detail.data.book;
+  const pages: number[] = [];
+  await page.route('**/api/book/search?**', async (route) => {
+    const n = Number(new URL(route.request().url()).searchParams.get('page') ?? 1);
+    pages.push(n);
+    const size = n === 1 ? 20 : n === 2 ? 5 : 0;
+    const books = Array.from({ length: size }, (_, i) => ({
+      ...book,
+      bookId: n * 1000 + i,
+      title: `${book.title}${n}-${i}`,
+    }));
+    await route.fulfill({ json: { result: true, code: 200, msg: '', data: books } });
+  });
+  await searchFor(page, '多页');
+  const rows = page.getByRole('region', { name: '搜索结果' }).locator('a.book-row');
+  await expect(rows).toHaveCount(20);
+  await rows.nth(19).scrollIntoViewIfNeeded();
+  await page.mouse.wheel(0, 5000);
+  await expect(rows).toHaveCount(25);
+  await expect(page.getByText('暂时没有更多漫画啦!')).toBeVisible();
+  expect(pages).toEqual([1, 2]);
+});

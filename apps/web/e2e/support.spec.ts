@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { PC_UA, shot, WECHAT_UA, waitForVisitor } from './support.ts';
+
+test('a PC browser lands on the PC page with a QR code of the site', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({
+    userAgent: PC_UA,
+    isMobile: false,
+    hasTouch: false,
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+  });
+  const page = await context.newPage();
+  await page.goto('/home');
+  await expect(page).toHaveURL(/\/pc$/);
+  const qr = page.getByRole('img', { name: '阅漫手机版二维码' });
+  await expect(qr).toBeVisible();
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  await expect(page.getByText('请使用手机扫描二维码访问')).toBeVisible();
+  await expect(page.getByText(`${baseURL}/home`, { exact: true })).toBeVisible();
+  await shot(page, 'pc');
+  await context.close();
+});
+
+test('a WeChat browser lands on the open-in-browser prompt', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({
+    userAgent: WECHAT_UA,
+    isMobile: true,
+    hasTouch: true,
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+  });
+  const page = await context.newPage();
+  await page.goto('/book/1');
+  await expect(page).toHaveURL(/\/open-in-browser\?from=%2Fbook%2F1$/);
+  await expect(page.getByText('在浏览器打开')).toBeVisible();
+  await expect(page.getByText('···')).toBeVisible();
+  await expect(page.getByText(`${baseURL}/book/1`, { exact: true })).toBeVisible();
+  await shot(page, 'open-in-browser');
+  await context.close();
+});
+
+test('a complaint is stored and the reader returns to vueReturnUrl', async ({ page }) => {
+  await page.goto(
+    `/h5/report?vueReturnUrl=${encodeURIComponent('/shelf?active=history')}&serviceUrl=${encodeURIComponent('mqqwpa://im/chat?chat_type=wpa&uin=10001')}`,
+  );
+  await waitForVisitor(page);
+  await expect(page.getByRole('link', { name: '联系在线客服' })).toHaveAttribute('href', /^mqqwpa:/);
+  await page.getByRole('button', { name: '提交' }).click();
+  await expect(page.getByText('请选择投诉原因')).toBeVisible();
+  await page.getByText('侵权盗版').click();
+  await page.getByPlaceholder('请描述您遇到的问题（选填）').fill('第3话的图片来自别的网站');
+  await page.getByPlaceholder('手机号、QQ或邮箱（选填）').fill('13800000000');
+  await shot(page, 'report');
+  const answered = page.waitForResponse((r) => r.url().includes('/api/support/report'));
+  await page.getByRole('button', { name: '提交' }).click();
+  const res = await answered;
+  const body = await res.json();
+  expect(body.result).toBe(true);
+  expect(body.data.id).toBeGreaterThan(0);
+  const sent = new URLSearchParams(res.request().postData() ?? '');
+  expect(Object.fromEntries(sent)).toEqual({
+    reason: '侵权盗版',
+    content: '第3话的图片来自别的网站',
+    contact: '13800000000',
+    pageUrl: '/shelf?active=history',
+  });
+  await expect(page.getByText('提交成功，感谢您的反馈')).toBeVisible();
+  await expect(page).toHaveURL(/\/shelf\?active=history$/);
+});
+
+for (const evil of ['https://evil.example', '//evil.example/home', '/\\evil.example']) {
+  test(`a vueReturnUrl of ${evil} returns to /home instead`, async ({ page }) => {
+    await page.goto(`/h5/report?vueReturnUrl=${encodeURIComponent(evil)}`);
+    await waitForVisitor(page);
+    await page.getByText('其他').click();
+    const answered = page.waitForResponse((r) => r.url().includes('/api/support/report'));
+    await page.getByRole('button', { name: '提交' }).click();
+    expect((await (await answered).json()).result).toBe(true);
+    await expect(page).toHaveURL(/\/home$/);
+  });
+}
+
+test('the account tab shows account, password, coins, VIP expiry and service hours', async ({ page }) => {
+  await page.goto('/user');
+  await waitForVisitor(page);
+  const user = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-user') ?? '{}').state);
+  await expect(page.getByTestId('user-account')).toHaveText(user.userInfo.account);
+  await expect(page.getByTestId('user-password')).toHaveText(user.password);
+  await expect(page.getByTestId('user-coins')).toHaveText(String(user.userInfo.avaliableAmount));
+  await expect(page.getByTestId('user-vip')).toHaveText('未开通');
+  await expect(page.getByText('客服在线时间：11:00-21:00')).toBeVisible();
+  await expect(page.getByRole('link', { name: '投诉举报' })).toBeVisible();
+  await shot(page, 'user');
+});

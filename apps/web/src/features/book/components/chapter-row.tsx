@@ -1,0 +1,45 @@
+import type { ChapterItem } from '@yueman/contract';
+import { memo } from 'react';
+import { Link } from 'react-router';
+import { imageUrl } from '../../../lib/images.ts';
+import { priceLabel, readerPath } from '../book-helpers.ts';
+
+/**
+ * One catalogue entry: lazily loaded thumbnail (plain WebP, 320 x 180), title and price. Memoised: a list of
+ * hundreds of chapters re-renders only the rows whose data changed.
+ */
+export const ChapterRow = memo(function ChapterRow({
+  chapter,
+  bookTitle,
+  current,
+}: {
+  chapter: ChapterItem;
+  bookTitle: string;
+  current: boolean;
+}) {
+  return (
+    <li className={`chapter-row ${current ? 'is-current' : ''}`}>
+      <Link to={readerPath(chapter.bookId, chapter.number, bookTitle, chapter.title)}>
+        <img
+          className="chapter-thumb"
+          loading="lazy"
+          decoding="async"
+          src={imageUrl(chapter.cover, 180)}
+          width={320}
+          height={180}
+          alt=""
+        />
+        <span className="chapter-row-text">
+          <span className="chapter-row-title">{chapter.title}</span>
+          {current && <span className="chapter-row-current">上次读到这里</span>}
+        </span>
+        <span className="chapter-row-tags">
+          {chapter.alreadyBuy && <span className="chapter-tag chapter-tag-bought">已购</span>}
+          <span className={`chapter-tag ${chapter.price === 0 ? 'chapter-tag-free' : 'chapter-tag-price'}`}>
+            {priceLabel(chapter.price)}
+          </span>
+        </span>
+      </Link>
+    </li>
+  );
+});

@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+
+const EDGE_PX = 8;
+const MOVE_PX = 6;
+
+/** The reader's menus show at the top and bottom of the chapter and on tap, and hide while scrolling. */
+export function useMenuVisibility() {
+  const [visible, setVisible] = useState(true);
+  useEffect(() => {
+    let lastY = window.scrollY;
+    let frame = 0;
+    const onScroll = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const y = window.scrollY;
+        const max = document.documentElement.scrollHeight - window.innerHeight;
+        if (y <= EDGE_PX || y >= max - EDGE_PX) setVisible(true);
+        else if (Math.abs(y - lastY) > MOVE_PX) setVisible(false);
+        lastY = y;
+      });
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener('scroll', onScroll);
+    };
+  }, []);
+  return [visible, setVisible] as const;
+}

@@ -1,0 +1,29 @@
+import type { ImageWidth } from '../../lib/images.ts';
+
+/** A positive whole number from a route parameter, or null. */
+export function positiveId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,9}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n > 0 ? n : null;
+}
+
+export const readerPath = (bookId: number, number: number, title: string, title2?: string) => {
+  const q = new URLSearchParams({ title });
+  if (title2) q.set('title2', title2);
+  return `/book/read/${bookId}/${number}?${q.toString()}`;
+};
+
+/** Reader pages at 1000 px on high-density screens, 500 otherwise (CONTRACT.md section 5). */
+export const pageImageWidth = (): ImageWidth =>
+  typeof window !== 'undefined' && window.devicePixelRatio >= 2 ? 1000 : 500;
+
+export const MESSAGES = {
+  invalid: '当前书本信息未加载，请返回主页重新操作',
+  first: '已经是第一章啦',
+  last: '已经是最后一章啦',
+  noMore: '没有更多章节啦 ^_^',
+  noUser: '信息获取失败，请返回稍后重试',
+  vip: '开通VIP，海量漫画免费看',
+  notVipFree: '本书不属于VIP免费阅读作品，请购买阅读',
+  buySoon: '购买功能即将开放',
+} as const;

@@ -1,0 +1,22 @@
+import { useMutation } from '@tanstack/react-query';
+import { data } from '../../../lib/api-client.ts';
+
+export interface ReportForm {
+  reason: string;
+  content: string;
+  contact: string;
+  pageUrl: string;
+}
+
+/** POST /api/support/report (form body; docs/decisions.md, Support): answers the complaint's id. */
+export const submitReport = (form: ReportForm) =>
+  data<{ id: number }>('dynamic', 'POST', '/api/support/report', {
+    form: {
+      reason: form.reason,
+      content: form.content || undefined,
+      contact: form.contact || undefined,
+      pageUrl: form.pageUrl || undefined,
+    },
+  });
+
+export const useSubmitReport = () => useMutation({ mutationFn: submitReport });
