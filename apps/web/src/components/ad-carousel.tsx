@@ -38,6 +38,7 @@ export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads:
                 height={300}
                 alt="广告"
                 loading={eager && i === 0 ? 'eager' : 'lazy'}
+                fetchPriority={eager && i === 0 ? 'high' : 'auto'}
                 decoding="async"
               />
             </button>

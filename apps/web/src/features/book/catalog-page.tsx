@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useShelfStore } from '../../lib/shelf-store.ts';
@@ -61,6 +62,7 @@ export default function CatalogPage() {
               />
             ))}
           </ul>
+          <ServiceLinks />
         </>
       )}
     </main>

@@ -83,8 +83,13 @@ export default function HomePage() {
           </Section>
         </>
       )}
-      <DownloadBanner />
-      <ServiceLinks />
+      {/* Below the sections only once they are there: rendered earlier, they would be pushed down (layout shift). */}
+      {!isPending && (
+        <>
+          <DownloadBanner />
+          <ServiceLinks />
+        </>
+      )}
     </main>
   );
 }

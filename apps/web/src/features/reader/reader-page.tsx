@@ -2,6 +2,7 @@ import type { Book } from '@yueman/contract';
 import { Toast } from 'antd-mobile';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ServiceLinks } from '../../components/service-links.tsx';
 import { useShelfStore } from '../../lib/shelf-store.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useBook } from './api/get-book.ts';
@@ -125,6 +126,7 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
           ) : (
             <p className="reader-end-last">已经是最新一话啦，敬请期待</p>
           )}
+          <ServiceLinks />
         </div>
       </>
     );

@@ -1,10 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BookDetail } from '@yueman/contract';
 import { data } from '../../../lib/api-client.ts';
+import { takeEarly } from '../../../lib/early-data.ts';
 
 /** GET /api/book/detail/{bookId} (static): the book, every chapter, the last chapter and recommendations. */
-export const getBookDetail = (bookId: number) =>
-  data<BookDetail>('static', 'GET', `/api/book/detail/${bookId}`);
+export async function getBookDetail(bookId: number): Promise<BookDetail> {
+  const path = `/api/book/detail/${bookId}`;
+  return (await takeEarly<BookDetail>(path)) ?? data<BookDetail>('static', 'GET', path);
+}
 
 export const bookDetailQueryOptions = (bookId: number) =>
   queryOptions({
