@@ -1,7 +1,6 @@
-import { InfiniteScroll } from 'antd-mobile';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { EmptyList, ListEnd } from '../../components/book-list.tsx';
+import { PagedList } from '../../components/paged-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { useScrollRestore } from '../../lib/scroll-restore.ts';
 import { useCategories } from './api/category.ts';
@@ -11,8 +10,6 @@ import { type Chip, FilterChips } from './components/filter-chips.tsx';
 import './category.css';
 
 const STATUSES: PublishStatus[] = ['all', 'finish', 'serialize'];
-
-const threshold = () => Math.round((typeof window === 'undefined' ? 844 : window.innerHeight) * 0.1);
 
 export default function CategoryPage() {
   const [params, setParams] = useSearchParams();
@@ -70,7 +67,6 @@ export default function CategoryPage() {
     if (r.isError) throw r.error;
   }, [fetchNextPage, isFetchingNextPage]);
 
-  const empty = ready && pages.every((p) => p.bookList.length === 0);
   const chunks = useMemo(
     () =>
       (pages ?? []).map((p, i) => (
@@ -98,35 +94,17 @@ export default function CategoryPage() {
           testId="category-filter"
         />
       </header>
-      {isPending && <div className="cat-loading" aria-busy="true" />}
-      {isError && !ready && (
-        <button type="button" className="cat-retry" onClick={() => void refetch()}>
-          加载失败，点击重试
-        </button>
-      )}
-      {ready && (
-        <section className="cat-list" data-testid="category-list">
-          {chunks}
-        </section>
-      )}
-      {empty && <EmptyList />}
-      {ready && !empty && (
-        <InfiniteScroll loadMore={loadMore} hasMore={!!hasNextPage} threshold={threshold()}>
-          {(more, failed, retry) =>
-            more ? (
-              failed ? (
-                <button type="button" className="cat-retry" onClick={retry}>
-                  加载失败，点击重试
-                </button>
-              ) : (
-                <span className="list-note">加载中…</span>
-              )
-            ) : (
-              <ListEnd />
-            )
-          }
-        </InfiniteScroll>
-      )}
+      <PagedList
+        pages={pages}
+        chunks={chunks}
+        isPending={isPending}
+        isError={isError}
+        refetch={refetch}
+        loadMore={loadMore}
+        hasMore={!!hasNextPage}
+        className="cat-list"
+        testId="category-list"
+      />
       <ServiceLinks />
     </main>
   );

@@ -1,8 +1,7 @@
-import { InfiniteScroll } from 'antd-mobile';
 import { useCallback, useMemo } from 'react';
 import { useLocation } from 'react-router';
 import { AdCarousel } from '../../components/ad-carousel.tsx';
-import { EmptyList, ListEnd } from '../../components/book-list.tsx';
+import { PagedList } from '../../components/paged-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { useScrollRestore } from '../../lib/scroll-restore.ts';
@@ -22,7 +21,6 @@ const LISTS: Record<string, { title: string; source: ListSource }> = {
 };
 
 /** Load the next page within about 10% of the viewport from the bottom (spec section 4). */
-const threshold = () => Math.round((typeof window === 'undefined' ? 844 : window.innerHeight) * 0.1);
 
 export default function MoreListPage() {
   const { pathname } = useLocation();
@@ -43,7 +41,6 @@ export default function MoreListPage() {
   }, [fetchNextPage, isFetchingNextPage]);
 
   const ads = pages?.[0]?.adList ?? [];
-  const empty = ready && pages.every((p) => p.bookList.length === 0);
   const chunks = useMemo(
     () =>
       (pages ?? []).map((p, i) => (
@@ -56,35 +53,17 @@ export default function MoreListPage() {
     <main className="page more-list">
       <TopBar title={list.title} />
       <AdCarousel ads={ads} />
-      {isPending && <div className="ml-loading" aria-busy="true" />}
-      {isError && !ready && (
-        <button type="button" className="ml-retry" onClick={() => void refetch()}>
-          加载失败，点击重试
-        </button>
-      )}
-      {ready && (
-        <section className="ml-list" data-testid="more-list">
-          {chunks}
-        </section>
-      )}
-      {empty && <EmptyList />}
-      {ready && !empty && (
-        <InfiniteScroll loadMore={loadMore} hasMore={!!hasNextPage} threshold={threshold()}>
-          {(more, failed, retry) =>
-            more ? (
-              failed ? (
-                <button type="button" className="ml-retry" onClick={retry}>
-                  加载失败，点击重试
-                </button>
-              ) : (
-                <span className="list-note">加载中…</span>
-              )
-            ) : (
-              <ListEnd />
-            )
-          }
-        </InfiniteScroll>
-      )}
+      <PagedList
+        pages={pages}
+        chunks={chunks}
+        isPending={isPending}
+        isError={isError}
+        refetch={refetch}
+        loadMore={loadMore}
+        hasMore={!!hasNextPage}
+        className="ml-list"
+        testId="more-list"
+      />
       <ServiceLinks />
     </main>
   );
