@@ -1,5 +1,5 @@
 import type { Book } from '@yueman/contract';
-import { memo } from 'react';
+import { memo, startTransition, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { AdCarousel } from '../../components/ad-carousel.tsx';
 import { BookRow, BookTile } from '../../components/book-list.tsx';
@@ -35,6 +35,12 @@ const TileStrip = memo(function TileStrip({ books }: { books: Book[] }) {
 
 export default function HomePage() {
   const { data, isPending, isError, refetch } = useHomeIndex();
+  // The first screen renders at once; the sections below it render in a transition, which React slices into
+  // short tasks, so a slow phone stays responsive while they build (Lighthouse's total blocking time).
+  const [below, setBelow] = useState(false);
+  useEffect(() => {
+    if (data) startTransition(() => setBelow(true));
+  }, [data]);
   return (
     <main className="page home">
       <header className="home-head">
@@ -58,33 +64,37 @@ export default function HomePage() {
           <Section title="推荐" more="/home/recommend" testId="home-recommend">
             <TileGrid books={data.recommendList} eager />
           </Section>
-          <Section title="每日更新" more="/home/new" testId="home-update">
-            <TileStrip books={data.updateList} />
-          </Section>
-          <Section title="新书" more="/home/latest" testId="home-latest">
-            <TileGrid books={data.newList} />
-          </Section>
-          <Section title="大咖" more="/home/kkbg" testId="home-kkbg">
-            <div className="home-bighits">
-              {data.kkbgList.slice(0, 5).map((b, i) => (
-                <BigHit key={b.bookId} book={b} wide={i === 0} />
-              ))}
-            </div>
-          </Section>
-          <Section title="人气排行" more="/home/ranked" testId="home-ranked">
-            <div className="home-ranked">
-              {data.hotList.slice(0, 3).map((b, i) => (
-                <BookRow key={b.bookId} book={b} rank={i + 1} />
-              ))}
-            </div>
-          </Section>
-          <Section title="新书速递" more="/home/new-on" testId="home-new-on">
-            <TileGrid books={data.newOnList} />
-          </Section>
+          {below && (
+            <>
+              <Section title="每日更新" more="/home/new" testId="home-update">
+                <TileStrip books={data.updateList} />
+              </Section>
+              <Section title="新书" more="/home/latest" testId="home-latest">
+                <TileGrid books={data.newList} />
+              </Section>
+              <Section title="大咖" more="/home/kkbg" testId="home-kkbg">
+                <div className="home-bighits">
+                  {data.kkbgList.slice(0, 5).map((b, i) => (
+                    <BigHit key={b.bookId} book={b} wide={i === 0} />
+                  ))}
+                </div>
+              </Section>
+              <Section title="人气排行" more="/home/ranked" testId="home-ranked">
+                <div className="home-ranked">
+                  {data.hotList.slice(0, 3).map((b, i) => (
+                    <BookRow key={b.bookId} book={b} rank={i + 1} />
+                  ))}
+                </div>
+              </Section>
+              <Section title="新书速递" more="/home/new-on" testId="home-new-on">
+                <TileGrid books={data.newOnList} />
+              </Section>
+            </>
+          )}
         </>
       )}
       {/* Below the sections only once they are there: rendered earlier, they would be pushed down (layout shift). */}
-      {!isPending && (
+      {!isPending && (below || isError) && (
         <>
           <DownloadBanner />
           <ServiceLinks />
