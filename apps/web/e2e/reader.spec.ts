@@ -41,12 +41,15 @@ test('开始阅读 opens chapter 1 with real pages at width 1000; next and previ
   const length = await page.evaluate(() => history.length);
   await bottomBar(page).getByRole('button', { name: '下一话' }).click();
   await expect(page).toHaveURL(/\/book\/read\/1\/2\?/);
+  // The next chapter slides in from the right, the previous one from the left.
+  await expect(page.locator('.reader-tap')).toHaveClass(/chapter-enter-forward/);
   await expectLoadedPage(page);
   expect(await page.evaluate(() => history.length)).toBe(length);
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
 
   await bottomBar(page).getByRole('button', { name: '上一话' }).click();
   await expect(page).toHaveURL(/\/book\/read\/1\/1\?/);
+  await expect(page.locator('.reader-tap')).toHaveClass(/chapter-enter-backward/);
   expect(await page.evaluate(() => history.length)).toBe(length);
 
   await bottomBar(page).getByRole('button', { name: '上一话' }).click();

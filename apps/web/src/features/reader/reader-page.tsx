@@ -26,7 +26,20 @@ export default function ReaderPage() {
   return <Reader key={bookId} bookId={bookId} number={number} />;
 }
 
+/** The chapter slides in from the right when the number goes up and from the left when it goes down. */
+function useChapterDirection(number: number): 'forward' | 'backward' | 'none' {
+  // Kept per chapter, so later renders of the same chapter (its data arriving) keep the direction.
+  const [seen, setSeen] = useState({ number, direction: 'none' as 'forward' | 'backward' | 'none' });
+  if (seen.number !== number) {
+    const direction = number > seen.number ? 'forward' : 'backward';
+    setSeen({ number, direction });
+    return direction;
+  }
+  return seen.direction;
+}
+
 function Reader({ bookId, number }: { bookId: number; number: number }) {
+  const direction = useChapterDirection(number);
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const chapter = useReadChapter(bookId, number, true);
@@ -114,7 +127,11 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
       <>
         {/* Tapping the pages shows or hides the menus. */}
         {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the menus are also reachable at the top and bottom */}
-        <div className="reader-tap" onClick={() => setMenuVisible((v) => !v)}>
+        <div
+          key={number}
+          className={`reader-tap chapter-enter-${direction}`}
+          onClick={() => setMenuVisible((v) => !v)}
+        >
           <ChapterPages info={pages} />
         </div>
         <div className="reader-end">
