@@ -254,6 +254,32 @@ describeDb('search', () => {
     expect((await search('一'.repeat(20))).json().result).toBe(true);
   });
 
+  it('pages results 20 at a time', async () => {
+    const [category] = await t.db.select().from(categories).limit(1);
+    await t.db.insert(books).values(
+      Array.from({ length: 25 }, (_, i) => ({
+        title: `翻页之书${i}`,
+        author: '测试作者',
+        cover: 'covers/x-v.png',
+        horiCover: 'covers/x-h.png',
+        categoryId: category?.id ?? 1,
+        publishStatus: 'serialize',
+      })),
+    );
+    const page = (n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/book/search?content=${encodeURIComponent('翻页')}&page=${n}`,
+      });
+    const first = (await page(1)).json().data;
+    const second = (await page(2)).json().data;
+    expect(first).toHaveLength(20);
+    expect(second).toHaveLength(5);
+    const ids = new Set([...first, ...second].map((b: { bookId: number }) => b.bookId));
+    expect(ids.size).toBe(25);
+    expect((await page(3)).json().data).toEqual([]);
+  });
+
   it('treats % and _ as plain characters', async () => {
     expect((await search('%')).json().data).toEqual([]);
     expect((await search('_')).json().data).toEqual([]);

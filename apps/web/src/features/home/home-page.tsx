@@ -46,13 +46,13 @@ export default function HomePage() {
       <header className="home-head">
         <span className="home-logo">阅漫</span>
         <Link to="/search" className="home-search" aria-label="搜索">
-          <span className="home-search-icon" aria-hidden />
+          <span className="icon-search" aria-hidden />
           书名或作者
         </Link>
       </header>
       {isPending && <div className="home-skeleton" aria-busy="true" />}
       {isError && (
-        <button type="button" className="home-retry" onClick={() => void refetch()}>
+        <button type="button" className="list-retry" onClick={() => void refetch()}>
           加载失败，点击重试
         </button>
       )}

@@ -153,7 +153,7 @@ export default function SearchPage() {
       <search className="search-bar">
         <form className="search-form" onSubmit={onSubmit}>
           <label className="search-field">
-            <span className="search-field-icon" aria-hidden />
+            <span className="icon-search search-field-icon" aria-hidden />
             <input
               type="search"
               enterKeyHint="search"

@@ -112,7 +112,7 @@ export default function ShelfPage() {
       <header className="shelf-header">
         <h1>我的书架</h1>
         <Link to="/search" className="shelf-search" aria-label="搜索">
-          <span aria-hidden />
+          <span className="icon-search" aria-hidden />
         </Link>
       </header>
       <Tabs
