@@ -1,4 +1,6 @@
 export * from './catalog.ts';
 export * from './envelope.ts';
+export * from './payments.ts';
 export * from './support.ts';
 export * from './users.ts';
+export * from './wallet.ts';

@@ -24,3 +24,20 @@ export type UserInfo = Static<typeof UserInfo>;
 export const RegisterQuery = Type.Object({ fromDomain: Type.Optional(Type.String({ maxLength: 253 })) });
 export const UserFromMarkQuery = Type.Object({ referUrl: Type.Optional(Type.String({ maxLength: 2048 })) });
 export const UserFromMark = Type.Object({ firstVisit: Type.Boolean() });
+
+/** Login by account name or a bound mobile number (CONTRACT.md section 2). */
+export const LoginQuery = Type.Object({
+  account: Type.String({ minLength: 1, maxLength: 64 }),
+  password: Type.String({ minLength: 1, maxLength: 128 }),
+});
+/** The spec's screen sends mobile only; a password, when sent, is checked like login's. */
+export const BindMobileQuery = Type.Object({
+  mobile: Type.String({ maxLength: 32 }),
+  password: Type.Optional(Type.String({ maxLength: 128 })),
+});
+export const ModifyPwdQuery = Type.Object({ password: Type.String({ maxLength: 128 }) });
+/** The China-time date of a payment, 'YYYY-MM-DD'. */
+export const FindAccountQuery = Type.Object({ chargeTime: Type.String({ maxLength: 32 }) });
+/** Answered once: the account found and its newly generated password ('save and log in'). */
+export const FoundAccount = Type.Object({ account: Type.String(), password: Type.String() });
+export type FoundAccount = Static<typeof FoundAccount>;

@@ -3,3 +3,4 @@ export * from './images.ts';
 export * from './payments.ts';
 export * from './support.ts';
 export * from './users.ts';
+export * from './wallet.ts';

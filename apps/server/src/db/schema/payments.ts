@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
 
 // A pack in the recharge centre: coins (itemCount + presentCount bonus) or VIP days (itemCount).
 export const payConfigs = pgTable(
@@ -43,5 +44,104 @@ export const payChannels = pgTable(
   (t) => [
     check('pay_channels_superior', sql`${t.superiorCode} in ('alipay', 'wechat_pay', 'bank')`),
     check('pay_channels_discount', sql`${t.discountPercent} between 1 and 100`),
+  ],
+);
+
+/**
+ * An order in the recharge centre: one pack paid through one channel. It keeps everything an operator needs to
+ * reconcile it with the gateway (CONTRACT.md section 4); its state changes are in pay_order_events.
+ */
+export const payOrders = pgTable(
+  'pay_orders',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    // What the gateway knows the order by: unguessable, unique.
+    orderNo: text().notNull().unique(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    payConfigId: integer()
+      .notNull()
+      .references(() => payConfigs.id, { onDelete: 'restrict' }),
+    // 'coin' or 'vip', copied from the pack so a later change of the pack does not change the order.
+    purpose: text().notNull(),
+    channel: text()
+      .notNull()
+      .references(() => payChannels.subTypeCode, { onDelete: 'restrict' }),
+    gateway: text().notNull(),
+    // The pack's price and what the payer pays after the channel's discount, in cents.
+    amountLevel: integer().notNull(),
+    payAmount: integer().notNull(),
+    // Coins or VIP days, and bonus coins, as they were when the order was made.
+    itemCount: integer().notNull(),
+    presentCount: integer().notNull().default(0),
+    // created -> paid, created -> expired -> paid (a late payment is still credited), created -> cancelled
+    status: text().notNull().default('created'),
+    gatewayTradeNo: text(),
+    traceId: text().notNull().default(''),
+    clientIp: text().notNull().default(''),
+    branchId: integer().notNull().default(-2),
+    appType: text().notNull(),
+    fromDomain: text().notNull().default(''),
+    returnUrl: text().notNull().default(''),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    paidAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check('pay_orders_purpose', sql`${t.purpose} in ('coin', 'vip')`),
+    check('pay_orders_status', sql`${t.status} in ('created', 'paid', 'expired', 'cancelled')`),
+    check('pay_orders_amounts', sql`${t.amountLevel} > 0 and ${t.payAmount} > 0 and ${t.itemCount} > 0`),
+    check('pay_orders_paid', sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),
+    index('pay_orders_by_user').on(t.userId, t.createdAt.desc()),
+    // find_account looks up paid orders of one China-time day; the sweeper looks for stale created orders.
+    index('pay_orders_by_paid_at').on(t.paidAt),
+    index('pay_orders_stale').on(t.status, t.expiresAt),
+  ],
+);
+
+/** Every state change of an order, with what caused it (apply, a notification, the sweeper). */
+export const payOrderEvents = pgTable(
+  'pay_order_events',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    orderId: integer()
+      .notNull()
+      .references(() => payOrders.id, { onDelete: 'cascade' }),
+    fromStatus: text(),
+    toStatus: text().notNull(),
+    // e.g. 'apply', 'notify', 'sweeper', plus the gateway's trade number or a refusal reason
+    source: text().notNull(),
+    detail: text().notNull().default(''),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pay_order_events_by_order').on(t.orderId, t.id)],
+);
+
+/**
+ * The sandbox gateway's own book of payments: what its cashier page confirmed and the signed notification it
+ * still owes the merchant. It plays a real provider, so it lives apart from our orders and talks to them only
+ * over HTTP, retrying until acknowledged.
+ */
+export const sandboxPayments = pgTable(
+  'sandbox_payments',
+  {
+    tradeNo: text().primaryKey(),
+    orderNo: text().notNull().unique(),
+    merchantId: text().notNull(),
+    channel: text().notNull(),
+    amount: integer().notNull(),
+    notifyUrl: text().notNull(),
+    returnUrl: text().notNull().default(''),
+    // shown (cashier open), paid (confirmed, notification owed), cancelled
+    status: text().notNull().default('shown'),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    acknowledgedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sandbox_payments_status', sql`${t.status} in ('shown', 'paid', 'cancelled')`),
+    index('sandbox_payments_due').on(t.nextAttemptAt),
   ],
 );

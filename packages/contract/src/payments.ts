@@ -1,0 +1,73 @@
+import { type Static, Type } from 'typebox';
+import { UserInfo } from './users.ts';
+
+export const AppType = Type.Union(
+  [Type.Literal('wap_browser'), Type.Literal('ios_desk'), Type.Literal('shell'), Type.Literal('other')],
+  { description: 'wap_browser 手机浏览器, ios_desk 添加到桌面, shell 安卓壳, other' },
+);
+export type AppType = Static<typeof AppType>;
+
+export const RechargeQuery = Type.Object({ appType: Type.Optional(AppType) });
+
+export const PayConfig = Type.Object({
+  /** The pack's id: payPurposeId of the pay apply call. */
+  id: Type.Integer(),
+  type: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
+  /** Price in cents. */
+  amountLevel: Type.Integer(),
+  /** Coins, or VIP days. */
+  itemCount: Type.Integer(),
+  presentCount: Type.Integer(),
+  title: Type.String(),
+  configDesc: Type.String(),
+  isDefault: Type.Union([Type.Literal('Y'), Type.Literal('N')]),
+  isRecommend: Type.Union([Type.Literal('Y'), Type.Literal('N')]),
+  initiatorCode: Type.String(),
+});
+export type PayConfig = Static<typeof PayConfig>;
+
+export const PaySubType = Type.Object({
+  subTypeCode: Type.String(),
+  superiorCode: Type.Union([Type.Literal('alipay'), Type.Literal('wechat_pay'), Type.Literal('bank')]),
+  initiatorCode: Type.String(),
+  subTypeDesc: Type.String(),
+  /** Below 10 shows as 'N折' and the payer pays amountLevel × discount / 10; 10 is no discount. */
+  discount: Type.Number(),
+});
+export type PaySubType = Static<typeof PaySubType>;
+
+export const RechargeResponse = Type.Object({
+  userInfo: UserInfo,
+  /** Coin balance, spelled as the spec spells it in this call. */
+  availableAmount: Type.Integer(),
+  payConfigs: Type.Array(PayConfig),
+  subTypes: Type.Array(PaySubType),
+});
+export type RechargeResponse = Static<typeof RechargeResponse>;
+
+/** GET {dynamic}/h5/pay/apply (spec section 7). */
+export const PayApplyQuery = Type.Object({
+  rechargerAmount: Type.Integer({ minimum: 1, description: '应付金额（分），须等于套餐价乘以通道折扣' }),
+  payPurposeId: Type.Integer({ minimum: 1 }),
+  payChannel: Type.String({ maxLength: 64 }),
+  payPurpose: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
+  userId: Type.Optional(Type.Integer()),
+  branchId: Type.Optional(Type.Integer()),
+  fromDomain: Type.Optional(Type.String({ maxLength: 253 })),
+  appType: Type.Optional(AppType),
+  vueReturnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  dynamicApiUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type PayApplyQuery = Static<typeof PayApplyQuery>;
+
+/** What an app channel (appType shell or ios_desk) hands to the native wechat or alipay bridge. */
+export const PayApplyApp = Type.Object({
+  orderNo: Type.String(),
+  payChannel: Type.String(),
+  superiorCode: Type.String(),
+  payAmount: Type.Integer(),
+  /** The gateway's cashier address the bridge opens; the sandbox's own page. */
+  payUrl: Type.String(),
+  expiresAt: Type.String(),
+});
+export type PayApplyApp = Static<typeof PayApplyApp>;

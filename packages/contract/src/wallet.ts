@@ -1,0 +1,40 @@
+import { type Static, Type } from 'typebox';
+import { Id, Page } from './envelope.ts';
+
+export const BuyChapterQuery = Type.Object({ chapterId: Id });
+/** After a buy: the balance left, so the reader's overlay and account page need no second call. */
+export const BuyChapterResult = Type.Object({
+  chapterId: Type.Integer(),
+  /** Coins charged by this call: 0 when the chapter was already owned or free for this reader. */
+  charged: Type.Integer(),
+  avaliableAmount: Type.Integer(),
+});
+export type BuyChapterResult = Static<typeof BuyChapterResult>;
+
+export const ConsumptionQuery = Type.Object({ page: Type.Optional(Page) });
+/** One line of the consumption records page, from the ledger (and VIP orders, which move no coins). */
+export const ConsumptionRecord = Type.Object({
+  id: Type.String(),
+  /** recharge (coins bought), bonus (coins given with a pack), purchase (a chapter bought), vip (VIP days bought) */
+  kind: Type.Union([
+    Type.Literal('recharge'),
+    Type.Literal('bonus'),
+    Type.Literal('purchase'),
+    Type.Literal('vip'),
+  ]),
+  /** Signed coins: positive in, negative out; 0 for vip. */
+  coins: Type.Integer(),
+  /** What a reader reads in the list, e.g. '充值 3000阅币', '购买《书名》第3话', '开通VIP 30天'. */
+  title: Type.String(),
+  /** Cents paid, for recharge and vip; 0 otherwise. */
+  payAmount: Type.Integer(),
+  /** China time, 'YYYY-MM-DD HH:mm'. */
+  createdAt: Type.String(),
+});
+export type ConsumptionRecord = Static<typeof ConsumptionRecord>;
+export const ConsumptionPage = Type.Object({
+  list: Type.Array(ConsumptionRecord),
+  totalItem: Type.Integer(),
+  totalPage: Type.Integer(),
+});
+export type ConsumptionPage = Static<typeof ConsumptionPage>;
