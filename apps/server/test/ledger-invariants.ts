@@ -1,0 +1,71 @@
+// The ledger's invariants (CONTRACT.md section 3), asserted after every money test.
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { Database } from '../src/db/client.ts';
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query));
+}
+
+/**
+ * All entries sum to zero, every transfer's entries sum to zero and there are exactly two of them, every user
+ * account's stored balance equals the sum of its entries, no user balance is negative, every purchase with a
+ * price has its transfer, and every paid order was credited exactly what it bought.
+ */
+export async function expectLedgerInvariants(db: Database) {
+  const [total] = await rows<{ sum: string | null }>(
+    db,
+    sql`select sum(amount)::text as sum from ledger_entries`,
+  );
+  expect(Number(total?.sum ?? 0), 'all entries sum to zero').toBe(0);
+
+  const unbalanced = await rows(
+    db,
+    sql`select transfer_id, sum(amount)::int as sum, count(*)::int as n from ledger_entries
+        group by transfer_id having sum(amount) <> 0 or count(*) <> 2`,
+  );
+  expect(unbalanced, 'each transfer has two entries summing to zero').toEqual([]);
+
+  const orphans = await rows(
+    db,
+    sql`select t.id from ledger_transfers t where not exists (select 1 from ledger_entries e where e.transfer_id = t.id)`,
+  );
+  expect(orphans, 'every transfer has entries').toEqual([]);
+
+  const drift = await rows(
+    db,
+    sql`select a.user_id, a.balance::int as stored, coalesce(sum(e.amount), 0)::int as entries
+        from ledger_accounts a left join ledger_entries e on e.account_id = a.id
+        where a.user_id is not null group by a.id having a.balance <> coalesce(sum(e.amount), 0)`,
+  );
+  expect(drift, 'user balances equal the sum of their entries').toEqual([]);
+
+  const negative = await rows(
+    db,
+    sql`select user_id from ledger_accounts where user_id is not null and balance < 0`,
+  );
+  expect(negative, 'no user balance is negative').toEqual([]);
+
+  const unpaid = await rows(
+    db,
+    sql`select p.user_id, p.chapter_id from chapter_purchases p
+        where p.price > 0 and not exists (
+          select 1 from ledger_transfers t
+          where t.id = 'purchase:' || p.user_id || ':' || p.chapter_id and t.amount = p.price)`,
+  );
+  expect(unpaid, 'every priced purchase was paid once').toEqual([]);
+
+  const miscredited = await rows(
+    db,
+    sql`select o.order_no, o.status, coalesce(sum(t.amount), 0)::int as credited,
+               case when o.status = 'paid' and o.purpose = 'coin' then o.item_count + o.present_count else 0 end as due
+        from pay_orders o left join ledger_transfers t on t.order_id = o.id
+        group by o.id
+        having coalesce(sum(t.amount), 0) <>
+               case when o.status = 'paid' and o.purpose = 'coin' then o.item_count + o.present_count else 0 end`,
+  );
+  expect(miscredited, 'paid coin orders credited exactly once, others not at all').toEqual([]);
+}
