@@ -28,6 +28,12 @@ const Pc = page(() => import('../features/support/pc-page.tsx'));
 const OpenInBrowser = page(() => import('../features/support/open-in-browser-page.tsx'));
 const Index = page(() => import('../features/support/index-page.tsx'));
 const Purchase = page(() => import('../features/purchase/purchase-page.tsx'));
+const Pay = page(() => import('../features/purchase/pay-page.tsx'));
+const Login = page(() => import('../features/account/login-page.tsx'));
+const Bind = page(() => import('../features/account/bind-page.tsx'));
+const Password = page(() => import('../features/account/password-page.tsx'));
+const FindAccount = page(() => import('../features/account/find-account-page.tsx'));
+const Records = page(() => import('../features/account/records-page.tsx'));
 
 export const screens: ScreenRoute[] = [
   { path: '/index', Screen: Index, transition: 'none', position: 0 },
@@ -45,7 +51,13 @@ export const screens: ScreenRoute[] = [
   { path: '/book/:id', Screen: BookDetail, transition: 'horizontal', position: 3 },
   { path: '/book/:id/catalog', Screen: Catalog, transition: 'horizontal', position: 4 },
   { path: '/book/read/:bookId/:number', Screen: Reader, transition: 'horizontal', position: 5 },
+  { path: '/user/login', Screen: Login, transition: 'horizontal', position: 2 },
+  { path: '/user/bind', Screen: Bind, transition: 'horizontal', position: 2 },
+  { path: '/user/password', Screen: Password, transition: 'horizontal', position: 2 },
+  { path: '/user/find-account', Screen: FindAccount, transition: 'horizontal', position: 2 },
+  { path: '/user/purchase/history', Screen: Records, transition: 'horizontal', position: 2 },
   { path: '/purchase', Screen: Purchase, transition: 'horizontal', position: 6 },
+  { path: '/user/purchase/pay', Screen: Pay, transition: 'vertical', position: 7 },
   { path: '/h5/report', Screen: Report, transition: 'vertical', position: 6 },
   { path: '/pc', Screen: Pc, transition: 'none', position: 0 },
   { path: '/open-in-browser', Screen: OpenInBrowser, transition: 'none', position: 0 },

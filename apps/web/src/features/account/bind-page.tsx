@@ -1,0 +1,9 @@
+import { TopBar } from '../../components/top-bar.tsx';
+
+export default function Page() {
+  return (
+    <main className="page">
+      <TopBar title="绑定手机" />
+    </main>
+  );
+}
