@@ -25,19 +25,32 @@ export const RegisterQuery = Type.Object({ fromDomain: Type.Optional(Type.String
 export const UserFromMarkQuery = Type.Object({ referUrl: Type.Optional(Type.String({ maxLength: 2048 })) });
 export const UserFromMark = Type.Object({ firstVisit: Type.Boolean() });
 
+// Empty or missing fields default to '' so the server answers the screen's own message (spec section 5).
+
 /** Login by account name or a bound mobile number (CONTRACT.md section 2). */
 export const LoginQuery = Type.Object({
-  account: Type.String({ minLength: 1, maxLength: 64 }),
-  password: Type.String({ minLength: 1, maxLength: 128 }),
+  account: Type.String({ maxLength: 64, default: '' }),
+  password: Type.String({ maxLength: 128, default: '' }),
 });
 /** The spec's screen sends mobile only; a password, when sent, is checked like login's. */
 export const BindMobileQuery = Type.Object({
-  mobile: Type.String({ maxLength: 32 }),
+  mobile: Type.String({ maxLength: 32, default: '' }),
   password: Type.Optional(Type.String({ maxLength: 128 })),
 });
-export const ModifyPwdQuery = Type.Object({ password: Type.String({ maxLength: 128 }) });
+/** Any non-empty password up to 128 characters: the spec shows no length or complexity rule. */
+export const ModifyPwdQuery = Type.Object({ password: Type.String({ maxLength: 128, default: '' }) });
 /** The China-time date of a payment, 'YYYY-MM-DD'. */
-export const FindAccountQuery = Type.Object({ chargeTime: Type.String({ maxLength: 32 }) });
+export const FindAccountQuery = Type.Object({ chargeTime: Type.String({ maxLength: 32, default: '' }) });
 /** Answered once: the account found and its newly generated password ('save and log in'). */
 export const FoundAccount = Type.Object({ account: Type.String(), password: Type.String() });
 export type FoundAccount = Static<typeof FoundAccount>;
+
+/**
+ * Business answers of the account calls: HTTP 200, result false, with these codes (docs/decisions.md, Users).
+ * Code 404 and its text are the spec's; 102 and 103 are ours.
+ */
+export const AccountCode = { wrongCredentials: 102, mobileTaken: 103, accountNotFound: 404 } as const;
+export const LOGIN_FAILED_MSG = '账户或密码不正确';
+export const MOBILE_TAKEN_MSG = '该手机号已绑定其他账号';
+export const ACCOUNT_NOT_FOUND_MSG =
+  '对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）';

@@ -14,11 +14,23 @@ export interface SignedInUser {
   vipEnd: Date | null;
 }
 
-/** Issues a new session: 32 random bytes to the cookie, only their SHA-256 to the database. */
-export async function issueSession(repo: UsersRepository, userId: number, now = new Date()) {
+/**
+ * Issues a new session: 32 random bytes to the cookie, only their SHA-256 to the database. The request's old
+ * session, whoever it belonged to, ends in the same transaction: register, login and find-account rotate.
+ */
+export async function issueSession(
+  repo: UsersRepository,
+  userId: number,
+  replacing: string | undefined,
+  now = new Date(),
+) {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + LIFETIME_MS);
-  await repo.insertSession({ tokenHash: hashToken(token), userId, expiresAt });
+  await repo.replaceSession(replacing ? hashToken(replacing) : null, {
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt,
+  });
   return { token, expiresAt };
 }
 

@@ -1,6 +1,9 @@
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, gte, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { sessions, users, visitMarks } from '../../db/schema/index.ts';
+import { payOrders, sessions, users, visitMarks } from '../../db/schema/index.ts';
+
+const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
+const MOBILE = /^1[0-9]{10}$/;
 
 export function createUsersRepository(db: Database) {
   return {
@@ -10,9 +13,43 @@ export function createUsersRepository(db: Database) {
         const [created] = await db.insert(users).values(row).returning();
         return created;
       } catch (err) {
-        if ((err as { cause?: { code?: string } }).cause?.code === '23505') return undefined;
+        if (isUniqueViolation(err)) return undefined;
         throw err;
       }
+    },
+
+    /** The user a login name means: a bound mobile number, or else an account name. */
+    async userByLoginName(name: string) {
+      const [row] = await db
+        .select()
+        .from(users)
+        .where(MOBILE.test(name) ? eq(users.mobile, name) : eq(users.account, name));
+      return row;
+    },
+
+    /** False when another user has this number (unique violation, also under a concurrent bind). */
+    async setMobile(userId: number, mobile: string) {
+      try {
+        await db.update(users).set({ mobile }).where(eq(users.id, userId));
+        return true;
+      } catch (err) {
+        if (isUniqueViolation(err)) return false;
+        throw err;
+      }
+    },
+
+    /** Replaces the password hash and, in the same transaction, ends every session of the user but `keep`. */
+    async setPassword(userId: number, passwordHash: string, keepTokenHash: string | null) {
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+        await tx
+          .delete(sessions)
+          .where(
+            keepTokenHash === null
+              ? eq(sessions.userId, userId)
+              : and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)),
+          );
+      });
     },
 
     async userById(id: number) {
@@ -20,12 +57,16 @@ export function createUsersRepository(db: Database) {
       return row;
     },
 
-    async insertSession(row: typeof sessions.$inferInsert) {
-      await db.insert(sessions).values(row);
-    },
-
     async deleteSession(tokenHash: string) {
       await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    },
+
+    /** Ends the request's old session (if any) and starts the new one, in one transaction. */
+    async replaceSession(oldTokenHash: string | null, row: typeof sessions.$inferInsert) {
+      await db.transaction(async (tx) => {
+        if (oldTokenHash !== null) await tx.delete(sessions).where(eq(sessions.tokenHash, oldTokenHash));
+        await tx.insert(sessions).values(row);
+      });
     },
 
     async sessionUser(tokenHash: string, now: Date) {
@@ -44,6 +85,30 @@ export function createUsersRepository(db: Database) {
 
     async extendSession(tokenHash: string, expiresAt: Date) {
       await db.update(sessions).set({ expiresAt }).where(eq(sessions.tokenHash, tokenHash));
+    },
+
+    /**
+     * The accounts (at most two: more than one is already 'not found') with a paid order paid in [from, to)
+     * and made from this device (trace id) or this network (client address).
+     */
+    async paidOrderAccounts(q: { from: Date; to: Date; traceId: string | undefined; ip: string }) {
+      const sameOrigin: SQL[] = [];
+      if (q.traceId) sameOrigin.push(eq(payOrders.traceId, q.traceId));
+      if (q.ip) sameOrigin.push(eq(payOrders.clientIp, q.ip));
+      if (sameOrigin.length === 0) return [];
+      return db
+        .selectDistinct({ userId: users.id, account: users.account })
+        .from(payOrders)
+        .innerJoin(users, eq(users.id, payOrders.userId))
+        .where(
+          and(
+            eq(payOrders.status, 'paid'),
+            gte(payOrders.paidAt, q.from),
+            lt(payOrders.paidAt, q.to),
+            or(...sameOrigin),
+          ),
+        )
+        .limit(2);
     },
 
     /** True when this (branch, visitor) had not been seen before. */

@@ -3,11 +3,22 @@ import { Envelope, RegisterQuery, UserFromMark, UserFromMarkQuery, UserInfo } fr
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../shared/envelope.ts';
 import { unauthorized } from '../../shared/errors.ts';
+import { accountRoutes } from './account.routes.ts';
+import { createPasswordGuard } from './password-guard.ts';
+import { SESSION_COOKIE } from './sessions.ts';
 import * as users from './users.service.ts';
 
 const tags = ['users'];
 
-export async function usersRoutes(app: FastifyInstance, deps: users.UsersDeps & { registerPerHour: number }) {
+export interface UsersRoutesOptions extends users.UsersDeps {
+  registerPerHour: number;
+  /** Failed password attempts allowed per account and per client address in 15 minutes. */
+  loginFailuresPerAccount: number;
+  loginFailuresPerAddress: number;
+  findAccountPerHour: number;
+}
+
+export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post(
@@ -28,6 +39,7 @@ export async function usersRoutes(app: FastifyInstance, deps: users.UsersDeps & 
         traceId: req.headers['x-trace-id'],
         branchHeader: req.headers['x-branch-id'],
         ip: req.ip,
+        oldToken: req.cookies[SESSION_COOKIE],
       });
       reply.startSession(session.token, session.expiresAt);
       return ok(info);
@@ -65,4 +77,11 @@ export async function usersRoutes(app: FastifyInstance, deps: users.UsersDeps & 
         }),
       ),
   );
+
+  const guard = createPasswordGuard({
+    perAccount: deps.loginFailuresPerAccount,
+    perAddress: deps.loginFailuresPerAddress,
+    windowMs: 15 * 60 * 1000,
+  });
+  await accountRoutes(app, { ...deps, guard });
 }

@@ -48,7 +48,7 @@ export async function userInfo(deps: UsersDeps, userId: number, password = ''): 
 /** Creates a visitor with a generated account and password; the password is answered this once. */
 export async function register(
   deps: UsersDeps,
-  input: { fromDomain: string; traceId: unknown; branchHeader: unknown; ip: string },
+  input: { fromDomain: string; traceId: unknown; branchHeader: unknown; ip: string; oldToken?: string },
 ) {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -63,7 +63,7 @@ export async function register(
       registerIp: input.ip,
     });
     if (user) {
-      const session = await issueSession(deps.repo, user.id);
+      const session = await issueSession(deps.repo, user.id, input.oldToken);
       return { info: await userInfo(deps, user.id, password), session };
     }
   }

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
+import { describeDb } from '../../../test/test-database.ts';
+import { sessions } from '../../db/schema/index.ts';
+import { infoStatus, login, post, registerVisitor } from './account-test-helpers.ts';
+import { hashToken } from './sessions.ts';
+
+const WRONG = { result: false, code: 102, msg: '账户或密码不正确', data: null };
+
+describeDb('login', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REGISTER_PER_HOUR: '10000' } });
+  });
+  afterAll(() => t?.close());
+
+  it('logs in by account name, with a new session that replaces the request’s old one', async () => {
+    const a = await registerVisitor(t);
+    const b = await registerVisitor(t);
+    const res = await login(t, a.account, a.password, { cookie: b.cookie });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ result: true, code: 200, data: { userId: a.userId, password: '' } });
+
+    const cookie = sessionCookie(res);
+    expect(cookie).not.toBe(b.cookie);
+    expect(cookie).not.toBe(a.cookie);
+    expect(res.cookies.find((c) => c.name === 'sid')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    const info = await t.app.inject({ url: '/api/user/info', headers: { cookie } });
+    expect(info.json().data.userId).toBe(a.userId);
+    // The request's old session (b's) is gone from the database; a's own other session is untouched.
+    const bToken = b.cookie.slice('sid='.length);
+    expect(
+      await t.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(bToken))),
+    ).toEqual([]);
+    expect(await infoStatus(t, b.cookie)).toBe(401);
+    expect(await infoStatus(t, a.cookie)).toBe(200);
+  });
+
+  it('logs in by bound mobile number', async () => {
+    const a = await registerVisitor(t);
+    await post(t, '/api/user/bind_mobile', { mobile: '13800138001' }, { cookie: a.cookie });
+    const res = await login(t, '13800138001', a.password);
+    expect(res.json()).toMatchObject({ result: true, data: { userId: a.userId, mobile: '13800138001' } });
+  });
+
+  it('answers a wrong password and an unknown account alike, with the spec’s message and no session', async () => {
+    const a = await registerVisitor(t);
+    const wrong = await login(t, a.account, `${a.password}x`, { ip: '10.1.0.1' });
+    const unknown = await login(t, 'yd00000000', a.password, { ip: '10.1.0.1' });
+    const unknownMobile = await login(t, '13900000000', a.password, { ip: '10.1.0.1' });
+    for (const res of [wrong, unknown, unknownMobile]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(WRONG);
+      expect(res.cookies).toEqual([]);
+    }
+  });
+
+  it('asks for the account and the password when either is empty', async () => {
+    const noAccount = await login(t, ' ', 'secret');
+    expect(noAccount.statusCode).toBe(400);
+    expect(noAccount.json()).toMatchObject({ result: false, code: 400, msg: '请输入手机号' });
+    const noPassword = await post(t, '/api/user/login', { account: 'yd12345678' });
+    expect(noPassword.json()).toMatchObject({ code: 400, msg: '请输入密码' });
+  });
+
+  it('spends an argon2 verification on an unknown account too (no timing oracle on account existence)', async () => {
+    const a = await registerVisitor(t);
+    const median = async (account: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        await login(t, account, 'not-the-password', { ip: '10.2.0.1' });
+        times.push(performance.now() - start);
+      }
+      return times.sort((x, y) => x - y)[2] ?? 0;
+    };
+    const known = await median(a.account);
+    const unknown = await median('yd00000001');
+    // Without the dummy hash an unknown account answers in a database lookup, about 20 times faster.
+    expect(unknown / known).toBeGreaterThan(0.4);
+  });
+
+  it('limits failures per account: the 11th answers 429 from any address, whatever X-Forwarded-For says', async () => {
+    const a = await registerVisitor(t);
+    await post(t, '/api/user/bind_mobile', { mobile: '13800138002' }, { cookie: a.cookie });
+    for (let i = 0; i < 10; i++) {
+      const res = await login(t, a.account, `guess-${i}`, { ip: `10.3.0.${i + 1}` });
+      expect(res.json()).toEqual(WRONG);
+    }
+    const forged = { 'x-forwarded-for': '198.51.100.7' };
+    const eleventh = await login(t, a.account, 'guess-10', { ip: '10.3.1.1', headers: forged });
+    expect(eleventh.statusCode).toBe(429);
+    expect(eleventh.json()).toMatchObject({ result: false, code: 429 });
+    expect(Number(eleventh.headers['retry-after'])).toBeGreaterThan(0);
+    // Locked: the right password is not even checked, by account name or by mobile.
+    expect((await login(t, a.account, a.password, { ip: '10.3.1.2' })).statusCode).toBe(429);
+    expect((await login(t, '13800138002', a.password, { ip: '10.3.1.3' })).statusCode).toBe(429);
+    // Another account is not locked.
+    const other = await registerVisitor(t);
+    expect((await login(t, other.account, other.password, { ip: '10.3.1.4' })).json().result).toBe(true);
+  });
+
+  it('holds the limit under parallel guesses: attempts are counted before argon2 runs', async () => {
+    const a = await registerVisitor(t);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(t, a.account, `parallel-${i}`, { ip: `10.4.0.${i + 1}` })),
+    );
+    const codes = answers.map((res) => res.json().code).sort();
+    expect(codes).toEqual([...Array(10).fill(102), ...Array(10).fill(429)]);
+  });
+});
+
+describeDb('login failures per client address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REGISTER_PER_HOUR: '10000', LOGIN_FAILURES_PER_ADDRESS: '5' } });
+  });
+  afterAll(() => t?.close());
+
+  it('counts only failures, and locks the address (not others) once the limit is reached', async () => {
+    const a = await registerVisitor(t);
+    const ip = '192.0.2.10';
+    for (let i = 0; i < 4; i++) expect((await login(t, `yd1000000${i}`, 'x', { ip })).json()).toEqual(WRONG);
+    // Correct passwords in between do not count.
+    for (let i = 0; i < 3; i++)
+      expect((await login(t, a.account, a.password, { ip })).json().result).toBe(true);
+    expect((await login(t, 'yd10000004', 'x', { ip })).json()).toEqual(WRONG);
+
+    const forged = { 'x-forwarded-for': '203.0.113.9' };
+    const sixth = await login(t, 'yd10000005', 'x', { ip, headers: forged });
+    expect(sixth.statusCode).toBe(429);
+    expect((await login(t, a.account, a.password, { ip })).statusCode).toBe(429);
+    expect((await login(t, a.account, a.password, { ip: '192.0.2.11' })).json().result).toBe(true);
+  });
+});

@@ -1,0 +1,64 @@
+import { AppError } from '../../shared/errors.ts';
+import { AttemptLimiter } from './attempt-limiter.ts';
+import { generatePassword, hashPassword, verifyPassword } from './password.ts';
+
+export interface PasswordLimits {
+  /** Password attempts per account (or unknown account name) in one window. */
+  perAccount: number;
+  /** Password attempts per client address in one window. */
+  perAddress: number;
+  windowMs: number;
+}
+
+/** 429 with the seconds to wait; the route puts them in Retry-After. */
+export class TooManyAttempts extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, 429, '操作过于频繁，请稍后再试');
+  }
+}
+
+/**
+ * Checks passwords with a brute-force limit per account and per client address (the socket address unless
+ * TRUST_PROXY is on, so a forged X-Forwarded-For changes nothing). An attempt is counted before argon2 runs,
+ * and a limited attempt never reaches argon2. A correct password clears its account's count and gives the
+ * address its attempt back, so only failures add up.
+ */
+export function createPasswordGuard(limits: PasswordLimits, now: () => number = Date.now) {
+  const limiter = new AttemptLimiter(limits.windowMs, now);
+  // Verified against when the account does not exist, so both cases cost one argon2 verification and
+  // the time taken does not tell whether an account exists.
+  const dummyHash = hashPassword(generatePassword(24));
+
+  return {
+    /**
+     * True when the password is the user's. `user` is undefined for an unknown name, which is counted
+     * under that name and always fails. Throws TooManyAttempts when the account or the address is limited.
+     */
+    async check(input: {
+      user: { id: number; passwordHash: string } | undefined;
+      name: string;
+      password: string;
+      ip: string;
+    }): Promise<boolean> {
+      const addressKey = `address:${input.ip}`;
+      // A user is counted once whether it is named by account or by mobile.
+      const accountKey = input.user ? `user:${input.user.id}` : `name:${input.name.toLowerCase()}`;
+      const wait = limiter.take([
+        { key: addressKey, max: limits.perAddress },
+        { key: accountKey, max: limits.perAccount },
+      ]);
+      if (wait > 0) throw new TooManyAttempts(wait);
+
+      const correct = input.user
+        ? await verifyPassword(input.user.passwordHash, input.password)
+        : await verifyPassword(await dummyHash, input.password).then(() => false);
+      if (correct) {
+        limiter.clear(accountKey);
+        limiter.giveBack(addressKey);
+      }
+      return correct;
+    },
+  };
+}
+
+export type PasswordGuard = ReturnType<typeof createPasswordGuard>;
