@@ -10,6 +10,12 @@ export const BuyChapterResult = Type.Object({
   avaliableAmount: Type.Integer(),
 });
 export type BuyChapterResult = Static<typeof BuyChapterResult>;
+/** The data of code 999 on chapter/buy (msg 阅币不足，请先充值): the price and the balance that falls short. */
+export const BuyChapterShort = Type.Object({
+  price: Type.Integer(),
+  avaliableAmount: Type.Integer(),
+});
+export type BuyChapterShort = Static<typeof BuyChapterShort>;
 
 export const ConsumptionQuery = Type.Object({ page: Type.Optional(Page) });
 /** One line of the consumption records page, from the ledger (and VIP orders, which move no coins). */

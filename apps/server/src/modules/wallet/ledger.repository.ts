@@ -23,6 +23,15 @@ export interface Credit {
 const rowsOf = <T>(result: unknown): T[] =>
   Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
+export interface Purchase {
+  userId: number;
+  chapterId: number;
+  /** In coins, read from the database by the caller. */
+  price: number;
+}
+
+export type PurchaseOutcome = 'owned' | 'bought' | 'short';
+
 export const purchaseTransferId = (userId: number, chapterId: number) => `purchase:${userId}:${chapterId}`;
 
 /**
@@ -32,6 +41,46 @@ export const purchaseTransferId = (userId: number, chapterId: number) => `purcha
  * whole statement and nothing is kept.
  */
 export function createLedgerRepository(db: Database) {
+  /** The purchase statement (see buyChapter). */
+  async function purchase(
+    q: Queryable,
+    p: Purchase,
+  ): Promise<{ outcome: PurchaseOutcome; balance: number | null }> {
+    const transferId = purchaseTransferId(p.userId, p.chapterId);
+    const result = await q.execute(sql`
+      with claim as (
+        insert into chapter_purchases (user_id, chapter_id, price)
+        values (${p.userId}::int, ${p.chapterId}::int, ${p.price}::int)
+        on conflict (user_id, chapter_id) do nothing
+        returning user_id
+      ), debit as (
+        update ledger_accounts set balance = balance - ${p.price}::int
+        where user_id = ${p.userId}::int and balance >= ${p.price}::int and ${p.price}::int > 0
+          and exists (select 1 from claim)
+        returning id, balance
+      ), transfer as (
+        insert into ledger_transfers (id, kind, user_id, amount, chapter_id)
+        select ${transferId}::text, 'purchase', ${p.userId}::int, ${p.price}::int, ${p.chapterId}::int from debit
+        returning id
+      ), entries as (
+        insert into ledger_entries (transfer_id, account_id, amount)
+        select transfer.id, debit.id, ${-p.price}::int from transfer, debit
+        union all
+        select transfer.id, (select id from ledger_accounts where code = 'system:sales'), ${p.price}::int from transfer
+        returning 1
+      )
+      select (select count(*) from claim)::int as claimed, (select count(*) from debit)::int as debited,
+             (select count(*) from entries)::int as entries, (select balance from debit)::text as balance`);
+    const [row] = rowsOf<{ claimed: number; debited: number; entries: number; balance: string | null }>(
+      result,
+    );
+    if (!row || row.claimed === 0) return { outcome: 'owned', balance: null };
+    if (p.price === 0) return { outcome: 'bought', balance: null };
+    if (row.debited === 0) return { outcome: 'short', balance: null };
+    if (row.entries !== 2) throw new Error('purchase posted without both entries');
+    return { outcome: 'bought', balance: Number(row.balance) };
+  }
+
   return {
     /**
      * Credits a user from a system account. True when coins moved, false when this transfer id was already
@@ -70,45 +119,19 @@ export function createLedgerRepository(db: Database) {
      * - 'short': claimed but the balance is short; the caller must roll back so the claim is not kept.
      * A concurrent buy of the same chapter waits on the claim's unique key and then sees 'owned'.
      */
-    async buyChapter(
-      q: Queryable,
-      p: { userId: number; chapterId: number; price: number },
-    ): Promise<'owned' | 'bought' | 'short'> {
-      const transferId = purchaseTransferId(p.userId, p.chapterId);
-      const result = await q.execute(sql`
-        with claim as (
-          insert into chapter_purchases (user_id, chapter_id, price)
-          values (${p.userId}::int, ${p.chapterId}::int, ${p.price}::int)
-          on conflict (user_id, chapter_id) do nothing
-          returning user_id
-        ), debit as (
-          update ledger_accounts set balance = balance - ${p.price}::int
-          where user_id = ${p.userId}::int and balance >= ${p.price}::int and ${p.price}::int > 0
-            and exists (select 1 from claim)
-          returning id
-        ), transfer as (
-          insert into ledger_transfers (id, kind, user_id, amount, chapter_id)
-          select ${transferId}::text, 'purchase', ${p.userId}::int, ${p.price}::int, ${p.chapterId}::int from debit
-          returning id
-        ), entries as (
-          insert into ledger_entries (transfer_id, account_id, amount)
-          select transfer.id, debit.id, ${-p.price}::int from transfer, debit
-          union all
-          select transfer.id, (select id from ledger_accounts where code = 'system:sales'), ${p.price}::int from transfer
-          returning 1
-        )
-        select (select count(*) from claim)::int as claimed, (select count(*) from debit)::int as debited,
-               (select count(*) from entries)::int as entries`);
-      const [row] = rowsOf<{ claimed: number; debited: number; entries: number }>(result);
-      if (!row || row.claimed === 0) return 'owned';
-      if (p.price === 0) return 'bought';
-      if (row.debited === 0) return 'short';
-      if (row.entries !== 2) throw new Error('purchase posted without both entries');
-      return 'bought';
+    async buyChapter(q: Queryable, p: Purchase): Promise<PurchaseOutcome> {
+      return (await purchase(q, p)).outcome;
     },
 
-    async balanceOf(userId: number): Promise<number> {
-      const [row] = await db
+    /**
+     * buyChapter, also answering the balance the debit left ('bought' with a price), read from the same
+     * statement so a purchase needs no second query; null otherwise.
+     */
+    buyChapterWithBalance: purchase,
+
+    /** The user's coins; pass the transaction to read its own uncommitted purchase. */
+    async balanceOf(userId: number, q: Queryable = db): Promise<number> {
+      const [row] = await q
         .select({ balance: ledgerAccounts.balance })
         .from(ledgerAccounts)
         .where(eq(ledgerAccounts.userId, userId));

@@ -1,0 +1,102 @@
+// Setup for the wallet's tests: readers through the real register call, coins through the real ledger, and a
+// book of chapters at known prices, all on the test database.
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { sessionCookie, type TestApp } from '../../../test/test-app.ts';
+import type { Database } from '../../db/client.ts';
+import { books, categories, chapters } from '../../db/schema/index.ts';
+import { createLedgerRepository } from './ledger.repository.ts';
+
+/** Enough registrations for a test file: the register call is rate-limited per address. */
+export const walletTestEnv = { REGISTER_PER_HOUR: '10000' };
+
+export interface TestReader {
+  userId: number;
+  account: string;
+  cookie: string;
+}
+
+export async function newReader(t: TestApp): Promise<TestReader> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/user/register' });
+  const { userId, account } = res.json().data;
+  return { userId, account, cookie: sessionCookie(res) };
+}
+
+/** Credits coins as a recharge would, from system:payments. */
+export async function giveCoins(
+  db: Database,
+  userId: number,
+  amount: number,
+  kind: 'recharge' | 'bonus' = 'recharge',
+) {
+  const posted = await createLedgerRepository(db).credit(
+    db,
+    { transferId: `test:${randomUUID()}`, kind, userId, amount },
+    kind === 'recharge' ? 'system:payments' : 'system:bonus',
+  );
+  if (!posted) throw new Error('coins not credited');
+}
+
+/** A book with one chapter per price, numbered from 1; chapter ids in number order. */
+export async function newBook(db: Database, opts: { prices: number[]; vipFree?: boolean; title?: string }) {
+  const [category] = await db
+    .insert(categories)
+    .values({ name: `钱包测试${randomUUID().slice(0, 8)}` })
+    .returning();
+  const [book] = await db
+    .insert(books)
+    .values({
+      title: opts.title ?? '钱包测试之书',
+      author: '测试作者',
+      cover: 'covers/test-v.png',
+      horiCover: 'covers/test-h.png',
+      categoryId: category?.id ?? 0,
+      publishStatus: 'serialize',
+      vipFree: opts.vipFree ?? true,
+      chapterCount: opts.prices.length,
+    })
+    .returning();
+  if (!book) throw new Error('no book');
+  const rows = await db
+    .insert(chapters)
+    .values(
+      opts.prices.map((price, i) => ({
+        bookId: book.id,
+        number: i + 1,
+        title: `第${i + 1}话`,
+        cover: 'chapters/test.png',
+        price,
+        pics: [`pages/test-${book.id}-${i + 1}.png`],
+      })),
+    )
+    .returning({ id: chapters.id, number: chapters.number, price: chapters.price });
+  rows.sort((a, b) => a.number - b.number);
+  return { bookId: book.id, chapters: rows };
+}
+
+export async function makeVip(db: Database, userId: number) {
+  await db.execute(sql`update users set vip_end = now() + interval '30 days' where id = ${userId}`);
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+/** What the ledger holds for a user: balance, purchases (claims) and purchase transfers. */
+export async function holdings(db: Database, userId: number) {
+  const [row] = rowsOf<{ balance: number; claims: number; purchases: number; spent: number }>(
+    await db.execute(sql`
+      select coalesce((select balance from ledger_accounts where user_id = ${userId}), 0)::int as balance,
+             (select count(*) from chapter_purchases where user_id = ${userId})::int as claims,
+             (select count(*) from ledger_transfers where user_id = ${userId} and kind = 'purchase')::int as purchases,
+             coalesce((select sum(amount) from ledger_transfers where user_id = ${userId} and kind = 'purchase'), 0)::int as spent`),
+  );
+  if (!row) throw new Error('no holdings row');
+  return row;
+}
+
+/** list[index], failing the test when it is not there. */
+export function nth<T>(list: readonly T[], index = 0): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`no item ${index} in a list of ${list.length}`);
+  return item;
+}
