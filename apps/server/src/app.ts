@@ -11,11 +11,14 @@ import type { Database } from './db/client.ts';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
 import { createImageHost } from './modules/images/index.ts';
+import { registerPayments } from './modules/payments/index.ts';
 import { createSupportRepository } from './modules/support/support.repository.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
 import identity from './modules/users/identity.plugin.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createWalletRepository } from './modules/wallet/wallet.repository.ts';
+import { walletRoutes } from './modules/wallet/wallet.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
 import { demoDrawer } from './seed/demo-drawer.ts';
 import { registerErrorHandler } from './shared/error-handler.ts';
@@ -29,10 +32,6 @@ export interface AppDeps {
   /** How long a static answer is reused; 0 turns the cache off (tests that change data). */
   staticCacheMs?: number;
 }
-
-// Until the wallet domain lands there are no coins and no purchases: every balance is 0 and nothing is owned.
-const noCoinsYet = async () => 0;
-const nothingOwnedYet = async () => new Set<number>();
 
 /** Builds the whole service: plugins, then modules, then one error handler. */
 export async function buildApp({ config, db, logger = false, staticCacheMs = 5000 }: AppDeps) {
@@ -77,9 +76,19 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  await catalogRoutes(app, { repo: createCatalogRepository(db), ownedChapters: nothingOwnedYet });
-  await usersRoutes(app, { repo: usersRepo, balanceOf: noCoinsYet, registerPerHour: config.registerPerHour });
+  const wallet = createWalletRepository(db);
+  await catalogRoutes(app, { repo: createCatalogRepository(db), ownedChapters: wallet.ownedChapters });
+  await usersRoutes(app, {
+    repo: usersRepo,
+    balanceOf: wallet.balanceOf,
+    registerPerHour: config.registerPerHour,
+    loginFailuresPerAccount: config.loginFailuresPerAccount,
+    loginFailuresPerAddress: config.loginFailuresPerAddress,
+    findAccountPerHour: config.findAccountPerHour,
+  });
+  await walletRoutes(app, { repo: wallet });
   await supportRoutes(app, createSupportRepository(db));
+  await registerPayments(app, { config, db, usersRepo });
 
   const images = createImageHost({
     imageRoot: config.imageRoot,

@@ -21,7 +21,19 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   registerPerHour: number;
+  /** Failed password attempts per account, and per client address, in 15 minutes before 429. */
+  loginFailuresPerAccount: number;
+  loginFailuresPerAddress: number;
+  findAccountPerHour: number;
   webDist: string;
+  /** HMAC-SHA256 key the sandbox gateway signs its notifications with, 32 bytes. */
+  sandboxPayKey: Buffer;
+  /** Our merchant id at the sandbox gateway; a notification for another merchant is refused. */
+  sandboxMerchantId: string;
+  /** Where gateways send notifications; empty means this server's own loopback address once it listens. */
+  payNotifyBase: string;
+  /** How long an unpaid order stays 'created' before the sweeper expires it. */
+  payOrderMinutes: number;
 }
 
 export class ConfigError extends Error {}
@@ -34,6 +46,10 @@ const defaults = {
   DEMO_LIBRARY: 'true',
   TRUST_PROXY: 'false',
   REGISTER_PER_HOUR: '30',
+  LOGIN_FAILURES_PER_ACCOUNT: '10',
+  LOGIN_FAILURES_PER_ADDRESS: '30',
+  FIND_ACCOUNT_PER_HOUR: '10',
+  PAY_ORDER_MINUTES: '15',
 } as const;
 
 function integer(env: NodeJS.ProcessEnv, name: keyof typeof defaults, min: number, max: number): number {
@@ -60,19 +76,26 @@ function base(env: NodeJS.ProcessEnv, name: string): string {
   return raw;
 }
 
-/** The cover key comes from COVER_KEY, or is generated once and kept in the data directory. */
-function coverKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
-  const raw = env.COVER_KEY;
+/** A 32-byte key from the variable `name`, or generated once and kept in the data directory as `fileName`. */
+function storedKey(env: NodeJS.ProcessEnv, dataDir: string, name: string, fileName: string): Buffer {
+  const raw = env[name];
   if (raw !== undefined) {
-    if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError('COVER_KEY must be 64 hexadecimal characters');
+    if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError(`${name} must be 64 hexadecimal characters`);
     return Buffer.from(raw, 'hex');
   }
-  const file = path.join(dataDir, 'cover-key.hex');
+  const file = path.join(dataDir, fileName);
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
   mkdirSync(dataDir, { recursive: true });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex'), { mode: 0o600 });
   return key;
+}
+
+function merchantId(raw: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
+    throw new ConfigError(`SANDBOX_MERCHANT_ID must be 1 to 64 letters, digits, _ or -, got "${raw}"`);
+  }
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -95,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
-    coverKey: coverKey(env, dataDir),
+    coverKey: storedKey(env, dataDir, 'COVER_KEY', 'cover-key.hex'),
     publicOrigin,
     staticApiBase: base(env, 'STATIC_API_BASE'),
     dynamicApiBase: base(env, 'DYNAMIC_API_BASE'),
@@ -104,6 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? defaults.LOG_LEVEL,
     trustProxy: flag(env, 'TRUST_PROXY'),
     registerPerHour: integer(env, 'REGISTER_PER_HOUR', 1, 100_000),
+    loginFailuresPerAccount: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', 1, 10_000),
+    loginFailuresPerAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', 1, 100_000),
+    findAccountPerHour: integer(env, 'FIND_ACCOUNT_PER_HOUR', 1, 100_000),
     webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    sandboxPayKey: storedKey(env, dataDir, 'SANDBOX_PAY_KEY', 'sandbox-pay-key.hex'),
+    sandboxMerchantId: merchantId(env.SANDBOX_MERCHANT_ID ?? 'ym-sandbox'),
+    payNotifyBase: base(env, 'PAY_NOTIFY_BASE'),
+    payOrderMinutes: integer(env, 'PAY_ORDER_MINUTES', 2, 1440),
   };
 }

@@ -23,6 +23,8 @@ async function main() {
   }
   const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel } });
   await app.listen({ port: config.port, host: config.host });
+  // The sandbox's notifier and the order sweeper run in this process; app.close() stops them.
+  app.payments.startBackgroundJobs();
   log.info(
     { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
     `阅漫 is ready on ${config.publicOrigin}`,

@@ -60,6 +60,25 @@ export const PayApplyQuery = Type.Object({
 });
 export type PayApplyQuery = Static<typeof PayApplyQuery>;
 
+/**
+ * POST /api/pay/pay (spec section 7: defined, use not shown). It names no pack, so the pack is the one of this
+ * purpose whose price after the channel's discount is rechargerAmount; it answers PayApplyApp as JSON whatever
+ * the client (see docs/decisions.md, Payments).
+ */
+export const PayPayQuery = Type.Object({
+  payChannel: Type.String({ maxLength: 64 }),
+  payPurpose: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
+  rechargerAmount: Type.Integer({ minimum: 1, description: '应付金额（分）' }),
+  appType: Type.Optional(AppType),
+  branchId: Type.Optional(Type.Integer()),
+  fromDomain: Type.Optional(Type.String({ maxLength: 253 })),
+  vueReturnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export type PayPayQuery = Static<typeof PayPayQuery>;
+
+/** POST /api/pay/notify/{channel}: the gateway's server-to-server notification; its body is the gateway's. */
+export const PayNotifyParams = Type.Object({ channel: Type.String({ maxLength: 64 }) });
+
 /** What an app channel (appType shell or ios_desk) hands to the native wechat or alipay bridge. */
 export const PayApplyApp = Type.Object({
   orderNo: Type.String(),
@@ -68,6 +87,7 @@ export const PayApplyApp = Type.Object({
   payAmount: Type.Integer(),
   /** The gateway's cashier address the bridge opens; the sandbox's own page. */
   payUrl: Type.String(),
+  /** ISO 8601: when an unpaid order expires (a payment that arrives later is still credited). */
   expiresAt: Type.String(),
 });
 export type PayApplyApp = Static<typeof PayApplyApp>;

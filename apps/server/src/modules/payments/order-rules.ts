@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { chinaTimeParts } from '../../shared/china-time.ts';
+
+/**
+ * What the payer pays: the pack's price times the channel's discount, rounded to the cent, half up
+ * (CONTRACT.md section 3). discountPercent 95 is 9.5折. Integer arithmetic: no floating-point cents.
+ */
+export const payAmountOf = (amountLevel: number, discountPercent: number) =>
+  Math.floor((amountLevel * discountPercent + 50) / 100);
+
+/** The discount as the recharge centre shows it: 95 -> 9.5, 100 -> 10 (no discount). */
+export const discountOf = (discountPercent: number) => discountPercent / 10;
+
+/** 'YM', the China-time date, then 64 random bits: unguessable, and sortable by day for an operator. */
+export function newOrderNo(now = new Date()) {
+  const { year, month, day } = chinaTimeParts(now);
+  const date = `${year}${String(month).padStart(2, '0')}${String(day).padStart(2, '0')}`;
+  return `YM${date}${randomBytes(8).toString('hex').toUpperCase()}`;
+}
+
+/**
+ * Where the gateway returns the payer: a path or an absolute URL on the public origin, made absolute; anything
+ * that resolves elsewhere ('//evil.example', '/\evil.example', 'https://evil.example', 'javascript:') becomes
+ * the home page, so apply can never be used as an open redirect.
+ */
+export function safeReturnUrl(raw: string | undefined, publicOrigin: string): string {
+  const origin = new URL(publicOrigin).origin;
+  const home = `${origin}/home`;
+  if (!raw) return home;
+  try {
+    const url = new URL(raw, `${origin}/`);
+    return url.origin === origin ? url.href : home;
+  } catch {
+    return home;
+  }
+}
+
+/** web channels send the browser to the cashier; app shells hand the data to their native bridge. */
+export const clientOf = (appType: string): 'web' | 'app' =>
+  appType === 'shell' || appType === 'ios_desk' ? 'app' : 'web';

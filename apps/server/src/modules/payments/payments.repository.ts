@@ -1,0 +1,122 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { payChannels, payConfigs, payOrderEvents, payOrders, users } from '../../db/schema/index.ts';
+import { one } from '../../shared/rows.ts';
+import type { Queryable } from '../wallet/ledger.repository.ts';
+
+export type PayOrder = typeof payOrders.$inferSelect;
+export type PayChannel = typeof payChannels.$inferSelect;
+export type PayPack = typeof payConfigs.$inferSelect;
+export type OrderEvent = typeof payOrderEvents.$inferInsert;
+
+/** Order statuses a verified payment moves to paid: a late payment is credited, even after expiry. */
+export const PAYABLE_STATUSES = ['created', 'expired', 'cancelled'];
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+export function createPaymentsRepository(db: Database) {
+  return {
+    transaction: db.transaction.bind(db),
+
+    async activePacks() {
+      return db
+        .select()
+        .from(payConfigs)
+        .where(eq(payConfigs.active, true))
+        .orderBy(asc(payConfigs.sort), asc(payConfigs.id));
+    },
+
+    async pack(id: number) {
+      const [row] = await db.select().from(payConfigs).where(eq(payConfigs.id, id));
+      return row;
+    },
+
+    async channelsFor(appType: string) {
+      return db
+        .select()
+        .from(payChannels)
+        .where(and(eq(payChannels.active, true), sql`${appType}::text = any(${payChannels.appTypes})`))
+        .orderBy(asc(payChannels.sort), asc(payChannels.subTypeCode));
+    },
+
+    async channel(code: string) {
+      const [row] = await db.select().from(payChannels).where(eq(payChannels.subTypeCode, code));
+      return row;
+    },
+
+    /** The order and its 'created' event, together. */
+    async createOrder(row: typeof payOrders.$inferInsert, detail: string) {
+      return db.transaction(async (tx) => {
+        const order = one(await tx.insert(payOrders).values(row).returning());
+        await tx
+          .insert(payOrderEvents)
+          .values({ orderId: order.id, toStatus: 'created', source: 'apply', detail });
+        return order;
+      });
+    },
+
+    async orderByNo(orderNo: string) {
+      const [row] = await db.select().from(payOrders).where(eq(payOrders.orderNo, orderNo));
+      return row;
+    },
+
+    async events(orderId: number) {
+      return db
+        .select()
+        .from(payOrderEvents)
+        .where(eq(payOrderEvents.orderId, orderId))
+        .orderBy(asc(payOrderEvents.id));
+    },
+
+    async addEvent(event: OrderEvent, q: Queryable = db) {
+      await q.insert(payOrderEvents).values(event);
+    },
+
+    /**
+     * Inside the caller's transaction: locks the order, then moves it to paid with a conditional update.
+     * Undefined when it was already paid (a duplicate or concurrent notification), with the status it had.
+     */
+    async markPaid(tx: Queryable, orderId: number, tradeNo: string) {
+      const [locked] = await tx
+        .select({ status: payOrders.status, gatewayTradeNo: payOrders.gatewayTradeNo })
+        .from(payOrders)
+        .where(eq(payOrders.id, orderId))
+        .for('update');
+      const [paid] = await tx
+        .update(payOrders)
+        .set({ status: 'paid', paidAt: sql`now()`, gatewayTradeNo: tradeNo })
+        .where(and(eq(payOrders.id, orderId), inArray(payOrders.status, PAYABLE_STATUSES)))
+        .returning();
+      return { paid, before: locked };
+    },
+
+    /** VIP days, once per order, inside the transaction that marked it paid. */
+    async extendVip(tx: Queryable, userId: number, days: number) {
+      const [row] = await tx
+        .update(users)
+        .set({
+          vipEnd: sql`greatest(now(), coalesce(${users.vipEnd}, now())) + make_interval(days => ${days}::int)`,
+        })
+        .where(eq(users.id, userId))
+        .returning({ vipEnd: users.vipEnd });
+      return row?.vipEnd ?? null;
+    },
+
+    /** created -> expired for every order whose time is up at `now`, each with its event, in one statement. */
+    async expireStale(now: Date) {
+      const result = await db.execute(sql`
+        with expired as (
+          update pay_orders set status = 'expired'
+          where status = 'created' and expires_at <= ${now.toISOString()}::timestamptz
+          returning id
+        )
+        insert into pay_order_events (order_id, from_status, to_status, source, detail)
+        select id, 'created', 'expired', 'sweeper', 'not paid in time' from expired
+        returning order_id as "orderId"`);
+      return rowsOf<{ orderId: number }>(result).map((r) => r.orderId);
+    },
+  };
+}
+
+export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;

@@ -1,0 +1,171 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  Envelope,
+  PayApplyApp,
+  PayApplyQuery,
+  PayNotifyParams,
+  PayPayQuery,
+  RechargeQuery,
+  RechargeResponse,
+} from '@yueman/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ok } from '../../shared/envelope.ts';
+import { forbidden, unauthorized } from '../../shared/errors.ts';
+import { resolveSession, SESSION_COOKIE } from '../users/sessions.ts';
+import { branchIdFrom, visitorIdFrom } from '../users/users.service.ts';
+import type { PaymentStart } from './gateways/gateway.ts';
+import { handleNotification } from './notify.service.ts';
+import type { PayChannel, PayOrder } from './payments.repository.ts';
+import * as payments from './payments.service.ts';
+
+const tags = ['payments'];
+// Every apply makes an order: plenty for a reader (or a few behind one carrier NAT), not for a script.
+const applyLimit = { rateLimit: { max: 60, timeWindow: '1 minute' } };
+
+/**
+ * The identity plugin resolves sessions for /api routes only; pay apply lives on /h5 (spec section 7), so it
+ * resolves its own, with the same rules: the cookie alone decides, contradicting headers are refused.
+ */
+function sessionHook(usersRepo: payments.PaymentsDeps['users']['repo']) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const session = await resolveSession(usersRepo, token);
+    if (!session) return;
+    request.user = session.user;
+    if (session.renewedUntil) reply.startSession(token, session.renewedUntil);
+    const { 'x-user-id': claimedId, 'x-account': claimedAccount } = request.headers;
+    const contradicts = (claim: unknown, actual: string) =>
+      typeof claim === 'string' && claim !== '' && claim !== actual;
+    if (
+      contradicts(claimedId, String(session.user.userId)) ||
+      contradicts(claimedAccount, session.user.account)
+    ) {
+      request.log.warn(
+        { security: 'identity-mismatch', sessionUser: session.user.userId, claimedId, claimedAccount },
+        'client identity headers contradict the session',
+      );
+      throw forbidden();
+    }
+  };
+}
+
+const appAnswer = (order: PayOrder, channel: PayChannel, start: PaymentStart) => ({
+  orderNo: order.orderNo,
+  payChannel: channel.subTypeCode,
+  superiorCode: channel.superiorCode,
+  payAmount: order.payAmount,
+  payUrl: start.kind === 'app' ? start.payUrl : start.url,
+  expiresAt: order.expiresAt.toISOString(),
+});
+
+export async function paymentsRoutes(app: FastifyInstance, deps: payments.PaymentsDeps) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    '/api/user/recharge',
+    {
+      schema: {
+        tags,
+        summary: '充值中心',
+        querystring: RechargeQuery,
+        response: { 200: Envelope(RechargeResponse) },
+      },
+    },
+    async (req) => {
+      if (!req.user) throw unauthorized();
+      return ok(await payments.rechargeCentre(deps, req.user.userId, req.query.appType));
+    },
+  );
+
+  r.get(
+    '/h5/pay/apply',
+    {
+      onRequest: sessionHook(deps.users.repo),
+      config: applyLimit,
+      schema: {
+        tags,
+        summary: '发起支付：网页通道 302 到收银台，App 通道返回 JSON',
+        querystring: PayApplyQuery,
+        response: { 200: Envelope(PayApplyApp) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const q = req.query;
+      const { order, channel, start } = await payments.applyForPayment(deps, {
+        sessionUserId: req.user?.userId ?? null,
+        claimedUserId: q.userId,
+        packId: q.payPurposeId,
+        payPurpose: q.payPurpose,
+        channelCode: q.payChannel,
+        rechargerAmount: q.rechargerAmount,
+        appType: q.appType ?? payments.DEFAULT_APP_TYPE,
+        branchId:
+          q.branchId ?? (req.headers['x-branch-id'] ? branchIdFrom(req.headers['x-branch-id']) : undefined),
+        fromDomain: q.fromDomain,
+        returnUrl: q.vueReturnUrl,
+        traceId: visitorIdFrom(req.headers['x-trace-id']),
+        clientIp: req.ip,
+      });
+      if (start.kind === 'redirect') return reply.redirect(start.url, 302);
+      return ok(appAnswer(order, channel, start));
+    },
+  );
+
+  // Spec: defined, use not shown. Same order as pay apply, answered as JSON (see docs/decisions.md).
+  r.post(
+    '/api/pay/pay',
+    {
+      config: applyLimit,
+      schema: {
+        tags,
+        summary: '下单（按金额匹配套餐），返回收银台地址',
+        querystring: PayPayQuery,
+        response: { 200: Envelope(PayApplyApp) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const { order, channel, start } = await payments.applyForPayment(deps, {
+        sessionUserId: req.user?.userId ?? null,
+        payPurpose: q.payPurpose,
+        channelCode: q.payChannel,
+        rechargerAmount: q.rechargerAmount,
+        appType: q.appType ?? payments.DEFAULT_APP_TYPE,
+        branchId:
+          q.branchId ?? (req.headers['x-branch-id'] ? branchIdFrom(req.headers['x-branch-id']) : undefined),
+        fromDomain: q.fromDomain,
+        returnUrl: q.vueReturnUrl,
+        traceId: visitorIdFrom(req.headers['x-trace-id']),
+        clientIp: req.ip,
+      });
+      return ok(appAnswer(order, channel, start));
+    },
+  );
+
+  // Gateways post their own formats and some sign the raw bytes: this scope hands the body over unparsed.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    scope
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .post(
+        '/api/pay/notify/:channel',
+        { schema: { tags, summary: '支付网关异步通知（服务器对服务器）', params: PayNotifyParams } },
+        async (req, reply) => {
+          const { ack } = await handleNotification(deps, {
+            channel: req.params.channel,
+            headers: req.headers,
+            body: typeof req.body === 'string' ? req.body : '',
+            log: req.log,
+          });
+          return reply
+            .code(ack.status)
+            .header('Cache-Control', 'no-store')
+            .type(ack.contentType)
+            .send(ack.body);
+        },
+      );
+  });
+}

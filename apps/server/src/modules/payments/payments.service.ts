@@ -1,0 +1,163 @@
+import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
+import { badRequest, forbidden, unauthorized } from '../../shared/errors.ts';
+import { type UsersDeps, userInfo } from '../users/users.service.ts';
+import type { LedgerRepository } from '../wallet/ledger.repository.ts';
+import type { GatewayRegistry, PaymentStart } from './gateways/gateway.ts';
+import { clientOf, discountOf, newOrderNo, payAmountOf, safeReturnUrl } from './order-rules.ts';
+import type { PayChannel, PaymentsRepository, PayOrder, PayPack } from './payments.repository.ts';
+
+export interface PaymentsDeps {
+  repo: PaymentsRepository;
+  ledger: LedgerRepository;
+  users: UsersDeps;
+  gateways: GatewayRegistry;
+  publicOrigin: string;
+  /** Origin gateways notify; this server's own address unless PAY_NOTIFY_BASE says otherwise. */
+  notifyBase: () => string;
+  orderMinutes: number;
+}
+
+export const DEFAULT_APP_TYPE = 'wap_browser';
+export const notifyPath = (channel: string) => `/api/pay/notify/${encodeURIComponent(channel)}`;
+
+const yesNo = (flag: boolean) => (flag ? 'Y' : 'N');
+
+/** The recharge centre: packs, the channels offered to this client, and the reader's balance. */
+export async function rechargeCentre(
+  deps: PaymentsDeps,
+  userId: number,
+  appType = DEFAULT_APP_TYPE,
+): Promise<RechargeResponse> {
+  const [info, packs, channels] = await Promise.all([
+    userInfo(deps.users, userId),
+    deps.repo.activePacks(),
+    deps.repo.channelsFor(appType),
+  ]);
+  const payConfigs: PayConfig[] = packs.map((p) => ({
+    id: p.id,
+    type: p.type as PayConfig['type'],
+    amountLevel: p.amountLevel,
+    itemCount: p.itemCount,
+    presentCount: p.presentCount,
+    title: p.title,
+    configDesc: p.configDesc,
+    isDefault: yesNo(p.isDefault),
+    isRecommend: yesNo(p.isRecommend),
+    initiatorCode: p.initiatorCode,
+  }));
+  // A channel whose gateway is not installed could not take the payment: it is not offered.
+  const subTypes: PaySubType[] = channels
+    .filter((c) => deps.gateways.has(c.gateway))
+    .map((c) => ({
+      subTypeCode: c.subTypeCode,
+      superiorCode: c.superiorCode as PaySubType['superiorCode'],
+      initiatorCode: c.initiatorCode,
+      subTypeDesc: c.subTypeDesc,
+      discount: discountOf(c.discountPercent),
+    }));
+  return { userInfo: info, availableAmount: info.avaliableAmount, payConfigs, subTypes };
+}
+
+export interface ApplyInput {
+  sessionUserId: number | null;
+  claimedUserId?: number;
+  /** The pack by id (pay apply), or the one pack of this purpose at this price (POST /api/pay/pay). */
+  packId?: number;
+  payPurpose: 'coin' | 'vip';
+  channelCode: string;
+  rechargerAmount: number;
+  appType: string;
+  branchId?: number;
+  fromDomain?: string;
+  returnUrl?: string;
+  traceId?: string;
+  clientIp: string;
+}
+
+async function packFor(deps: PaymentsDeps, input: ApplyInput, channel: PayChannel): Promise<PayPack> {
+  if (input.packId === undefined) {
+    const matches = (await deps.repo.activePacks()).filter(
+      (p) =>
+        p.type === input.payPurpose &&
+        payAmountOf(p.amountLevel, channel.discountPercent) === input.rechargerAmount,
+    );
+    const [only] = matches;
+    if (!only || matches.length > 1) throw badRequest('参数 rechargerAmount 不正确：没有对应的套餐');
+    return only;
+  }
+  const pack = await deps.repo.pack(input.packId);
+  if (!pack?.active) throw badRequest('参数 payPurposeId 不正确：套餐不存在或已下架');
+  if (pack.type !== input.payPurpose) throw badRequest('参数 payPurpose 与套餐类型不符');
+  return pack;
+}
+
+/**
+ * Checks everything the client claims against the database, makes the order (with its 'created' event) and
+ * asks the channel's gateway how the payer pays it. Nothing is credited here: only a verified notification does.
+ */
+export async function applyForPayment(
+  deps: PaymentsDeps,
+  input: ApplyInput,
+): Promise<{ order: PayOrder; channel: PayChannel; start: PaymentStart }> {
+  if (input.sessionUserId === null) throw unauthorized();
+  // An empty userId parameter arrives as 0: like a missing one, it claims nothing.
+  if (input.claimedUserId && input.claimedUserId !== input.sessionUserId) throw forbidden();
+
+  const channel = await deps.repo.channel(input.channelCode);
+  if (!channel?.active) throw badRequest('参数 payChannel 不正确：支付通道不存在或维护中');
+  if (!channel.appTypes.includes(input.appType))
+    throw badRequest('参数 payChannel 不适用于当前客户端 appType');
+  const gateway = deps.gateways.get(channel.gateway);
+  if (!gateway) throw badRequest('参数 payChannel 不正确：支付通道维护中');
+
+  const pack = await packFor(deps, input, channel);
+  const payAmount = payAmountOf(pack.amountLevel, channel.discountPercent);
+  if (input.rechargerAmount !== payAmount) {
+    throw badRequest(`参数 rechargerAmount 不正确：应付 ${payAmount} 分`);
+  }
+
+  const user = await deps.users.repo.userById(input.sessionUserId);
+  if (!user) throw unauthorized();
+  const now = new Date();
+  const returnUrl = safeReturnUrl(input.returnUrl, deps.publicOrigin);
+  const order = await deps.repo.createOrder(
+    {
+      orderNo: newOrderNo(now),
+      userId: user.id,
+      payConfigId: pack.id,
+      purpose: pack.type,
+      channel: channel.subTypeCode,
+      gateway: gateway.name,
+      amountLevel: pack.amountLevel,
+      payAmount,
+      itemCount: pack.itemCount,
+      presentCount: pack.type === 'coin' ? pack.presentCount : 0,
+      // Browsers navigating here send no x-trace-id: the account's visitor id stands in (find-account uses it).
+      traceId: input.traceId ?? user.visitorId,
+      clientIp: input.clientIp,
+      branchId: input.branchId ?? user.branchId,
+      appType: input.appType,
+      fromDomain: (input.fromDomain ?? '').slice(0, 253),
+      returnUrl,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.orderMinutes * 60_000),
+    },
+    `${pack.title} via ${channel.subTypeCode}, ${payAmount} cents`,
+  );
+  const start = await gateway.createPayment({
+    orderNo: order.orderNo,
+    channel: channel.subTypeCode,
+    superiorCode: channel.superiorCode,
+    amount: payAmount,
+    subject: pack.title,
+    expiresAt: order.expiresAt,
+    client: clientOf(input.appType),
+    notifyUrl: `${deps.notifyBase()}${notifyPath(channel.subTypeCode)}`,
+    returnUrl,
+  });
+  return { order, channel, start };
+}
+
+/** The sweeper's pass: unpaid orders past their time become 'expired', each with its event. */
+export const expireStaleOrders = (deps: Pick<PaymentsDeps, 'repo'>, now = new Date()) =>
+  deps.repo.expireStale(now);

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import type { SandboxRepository } from './sandbox.repository.ts';
+
+export interface SandboxMerchant {
+  id: string;
+  /** Shown on the cashier page. */
+  name: string;
+  key: Buffer;
+}
+
+export const CASHIER_PATH = '/sandbox-pay/cashier';
+export const TRADE_NO = /^SB[0-9A-F]{24}$/;
+
+/**
+ * The sandbox gateway's merchant-facing API: a merchant asks it to collect an amount and gets the address of
+ * its cashier. A real provider is called over HTTPS here; the sandbox lives in this process, so its adapter
+ * calls this directly. Everything after (the payer's confirmation, the signed notification) goes the way a
+ * real provider's does.
+ */
+export function createSandboxProvider(opts: {
+  repo: SandboxRepository;
+  merchants: SandboxMerchant[];
+  /** Origin the cashier pages are served on. */
+  cashierBase: string;
+}) {
+  const merchants = new Map(opts.merchants.map((m) => [m.id, m]));
+  return {
+    merchant: (id: string) => merchants.get(id),
+
+    async createPayment(request: {
+      merchantId: string;
+      orderNo: string;
+      channel: string;
+      amount: number;
+      notifyUrl: string;
+      returnUrl: string;
+    }) {
+      if (!merchants.has(request.merchantId))
+        throw new Error(`sandbox: unknown merchant ${request.merchantId}`);
+      const tradeNo = `SB${randomBytes(12).toString('hex').toUpperCase()}`;
+      await opts.repo.insert({ tradeNo, ...request });
+      return { tradeNo, cashierUrl: `${opts.cashierBase}${CASHIER_PATH}/${tradeNo}` };
+    },
+  };
+}
+
+export type SandboxProvider = ReturnType<typeof createSandboxProvider>;

@@ -1,0 +1,80 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
+import { sandboxPayments } from '../../../db/schema/index.ts';
+import { one } from '../../../shared/rows.ts';
+
+export type SandboxPayment = typeof sandboxPayments.$inferSelect;
+export type OwedNotification = Pick<
+  SandboxPayment,
+  'tradeNo' | 'orderNo' | 'merchantId' | 'channel' | 'amount' | 'notifyUrl' | 'attempts'
+>;
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+/** The sandbox gateway's own book (sandbox_payments): it never reads or writes our orders. */
+export function createSandboxRepository(db: Database) {
+  return {
+    async insert(row: typeof sandboxPayments.$inferInsert) {
+      return one(await db.insert(sandboxPayments).values(row).returning());
+    },
+
+    async byTradeNo(tradeNo: string) {
+      const [row] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.tradeNo, tradeNo));
+      return row;
+    },
+
+    /** shown -> paid, owing a notification now; undefined when it was not 'shown'. */
+    async confirm(tradeNo: string, now: Date) {
+      const [row] = await db
+        .update(sandboxPayments)
+        .set({ status: 'paid', nextAttemptAt: now })
+        .where(and(eq(sandboxPayments.tradeNo, tradeNo), eq(sandboxPayments.status, 'shown')))
+        .returning();
+      return row;
+    },
+
+    async cancel(tradeNo: string) {
+      const [row] = await db
+        .update(sandboxPayments)
+        .set({ status: 'cancelled' })
+        .where(and(eq(sandboxPayments.tradeNo, tradeNo), eq(sandboxPayments.status, 'shown')))
+        .returning();
+      return row;
+    },
+
+    /**
+     * Takes up to `limit` owed notifications that are due, leasing each until `leaseUntil` so another process
+     * (several servers on one PostgreSQL) does not send it at the same time. A crash mid-send only delays
+     * the retry until the lease ends.
+     */
+    async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<OwedNotification[]> {
+      const result = await db.execute(sql`
+        update sandbox_payments set next_attempt_at = ${leaseUntil.toISOString()}::timestamptz
+        where trade_no in (
+          select trade_no from sandbox_payments
+          where status = 'paid' and acknowledged_at is null and next_attempt_at <= ${now.toISOString()}::timestamptz
+          order by next_attempt_at limit ${limit}::int
+          for update skip locked)
+        returning trade_no as "tradeNo", order_no as "orderNo", merchant_id as "merchantId", channel, amount,
+                  notify_url as "notifyUrl", attempts`);
+      return rowsOf<OwedNotification>(result);
+    },
+
+    async acknowledged(tradeNo: string, now: Date) {
+      await db
+        .update(sandboxPayments)
+        .set({ acknowledgedAt: now, nextAttemptAt: null, attempts: sql`${sandboxPayments.attempts} + 1` })
+        .where(eq(sandboxPayments.tradeNo, tradeNo));
+    },
+
+    async retryAt(tradeNo: string, at: Date) {
+      await db
+        .update(sandboxPayments)
+        .set({ nextAttemptAt: at, attempts: sql`${sandboxPayments.attempts} + 1` })
+        .where(eq(sandboxPayments.tradeNo, tradeNo));
+    },
+  };
+}
+
+export type SandboxRepository = ReturnType<typeof createSandboxRepository>;
