@@ -1,0 +1,42 @@
+// Reads of the money state for the cross-module money tests (property and crash tests).
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../src/db/client.ts';
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+export interface PricedChapter {
+  chapterId: number;
+  price: number;
+  vipFree: boolean;
+}
+
+/** `perKind` priced chapters of VIP-free books, then `perKind` of books that are not VIP-free. */
+export async function pricedChapters(db: Database, perKind: number): Promise<PricedChapter[]> {
+  const pick = async (vipFree: boolean) =>
+    rowsOf<PricedChapter>(
+      await db.execute(sql`
+        select c.id as "chapterId", c.price, b.vip_free as "vipFree"
+        from chapters c join books b on b.id = c.book_id
+        where c.price > 0 and b.vip_free = ${vipFree}
+        order by c.id limit ${perKind}`),
+    );
+  const chapters = [...(await pick(true)), ...(await pick(false))];
+  if (chapters.length !== perKind * 2) throw new Error('the demo library has too few priced chapters');
+  return chapters;
+}
+
+export async function balanceOf(db: Database, userId: number): Promise<number> {
+  const [row] = rowsOf<{ balance: number }>(
+    await db.execute(sql`select balance::int as balance from ledger_accounts where user_id = ${userId}`),
+  );
+  return row?.balance ?? 0;
+}
+
+export async function ownedChapterIds(db: Database, userId: number): Promise<number[]> {
+  return rowsOf<{ id: number }>(
+    await db.execute(
+      sql`select chapter_id as id from chapter_purchases where user_id = ${userId} order by chapter_id`,
+    ),
+  ).map((r) => r.id);
+}

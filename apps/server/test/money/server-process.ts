@@ -1,0 +1,51 @@
+// The real server as its own process (apps/server/src/main.ts), for tests that kill it.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const main = path.join(root, 'apps/server/src/main.ts');
+
+export interface ServerProcess {
+  base: string;
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+  output(): string;
+}
+
+/** Starts the server on 127.0.0.1:port and resolves once it says it is ready. */
+export async function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the database.
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`server not ready in 90 s: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    exited,
+    kill: (signal) => {
+      if (child.exitCode === null) child.kill(signal);
+    },
+    output: () => output,
+  };
+}
