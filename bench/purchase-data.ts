@@ -1,0 +1,195 @@
+// Data and SQL for bench/purchase.mjs, in TypeScript so it uses the server's own schema, ledger and driver.
+// Readers with sessions and coins, and books of priced chapters, so every benchmark request is a real purchase.
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { type DatabaseTarget, openDatabase } from '../apps/server/src/db/client.ts';
+import { books, categories, chapters, sessions, users } from '../apps/server/src/db/schema/index.ts';
+import {
+  createLedgerRepository,
+  type Queryable,
+} from '../apps/server/src/modules/wallet/ledger.repository.ts';
+
+export const PRICE = 10;
+const COINS = 1_000_000;
+const BATCH = 500;
+
+export interface BenchData {
+  /** One session token per reader (the `sid` cookie), in user id order. */
+  tokens: string[];
+  firstUserId: number;
+  lastUserId: number;
+  /** Chapter ids of each book, one book per measured side, so no side buys what another bought. */
+  books: { name: string; chapterIds: number[] }[];
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+/** Creates readers (with sessions and coins) and one book of `chapters` priced chapters per name. */
+export async function seedPurchaseBench(
+  target: DatabaseTarget,
+  opts: { readers: number; chapters: number; bookNames: string[] },
+): Promise<BenchData> {
+  const { db, close } = await openDatabase(target);
+  try {
+    const ledger = createLedgerRepository(db);
+    const tokens: string[] = [];
+    const userIds: number[] = [];
+    const expiresAt = new Date(Date.now() + 365 * 24 * 3600 * 1000);
+    for (let start = 0; start < opts.readers; start += BATCH) {
+      const n = Math.min(BATCH, opts.readers - start);
+      const created = await db
+        .insert(users)
+        .values(
+          Array.from({ length: n }, (_, i) => ({
+            account: `bench${String(start + i).padStart(7, '0')}`,
+            passwordHash: 'not-a-password-hash',
+            visitorId: `bench-visitor-${start + i}`,
+          })),
+        )
+        .returning({ id: users.id });
+      const batchTokens = created.map(() => randomBytes(32).toString('base64url'));
+      await db.insert(sessions).values(
+        created.map((u, i) => ({
+          tokenHash: createHash('sha256')
+            .update(batchTokens[i] ?? '')
+            .digest('hex'),
+          userId: u.id,
+          expiresAt,
+        })),
+      );
+      userIds.push(...created.map((u) => u.id));
+      tokens.push(...batchTokens);
+    }
+    // Coins through the ledger itself, as a recharge would credit them.
+    for (const userId of userIds) {
+      await ledger.credit(
+        db,
+        { transferId: `bench:${userId}:coins`, kind: 'recharge', userId, amount: COINS },
+        'system:payments',
+      );
+    }
+
+    const [category] = await db.insert(categories).values({ name: '压测' }).returning();
+    const made: BenchData['books'] = [];
+    for (const name of opts.bookNames) {
+      const [book] = await db
+        .insert(books)
+        .values({
+          title: `压测之书 ${name}`,
+          author: '压测',
+          cover: 'covers/bench-v.png',
+          horiCover: 'covers/bench-h.png',
+          categoryId: category?.id ?? 0,
+          publishStatus: 'serialize',
+          vipFree: false,
+          chapterCount: opts.chapters,
+        })
+        .returning();
+      const chapterIds: number[] = [];
+      for (let start = 0; start < opts.chapters; start += BATCH) {
+        const n = Math.min(BATCH, opts.chapters - start);
+        const rows = await db
+          .insert(chapters)
+          .values(
+            Array.from({ length: n }, (_, i) => ({
+              bookId: book?.id ?? 0,
+              number: start + i + 1,
+              title: `第${start + i + 1}话`,
+              cover: 'chapters/bench.png',
+              price: PRICE,
+            })),
+          )
+          .returning({ id: chapters.id });
+        chapterIds.push(...rows.map((r) => r.id));
+      }
+      made.push({ name, chapterIds });
+    }
+    return {
+      tokens,
+      firstUserId: Math.min(...userIds),
+      lastUserId: Math.max(...userIds),
+      books: made,
+    };
+  } finally {
+    await close();
+  }
+}
+
+/** Purchases, coins spent and the ledger's two global invariants, for the check after each run. */
+export async function purchaseTotals(target: DatabaseTarget) {
+  const { db, close } = await openDatabase(target);
+  try {
+    const [row] = rowsOf<{
+      claims: number;
+      transfers: number;
+      spent: string;
+      entries_sum: string;
+      negative: number;
+      unpaid: number;
+    }>(
+      await db.execute(sql`
+        select (select count(*) from chapter_purchases)::int as claims,
+               (select count(*) from ledger_transfers where kind = 'purchase')::int as transfers,
+               (select coalesce(sum(amount), 0) from ledger_transfers where kind = 'purchase')::text as spent,
+               (select coalesce(sum(amount), 0) from ledger_entries)::text as entries_sum,
+               (select count(*) from ledger_accounts where user_id is not null and balance < 0)::int as negative,
+               (select count(*) from chapter_purchases p where p.price > 0 and not exists (
+                  select 1 from ledger_transfers t
+                  where t.id = 'purchase:' || p.user_id || ':' || p.chapter_id and t.amount = p.price))::int as unpaid`),
+    );
+    if (!row) throw new Error('no totals');
+    return {
+      claims: row.claims,
+      transfers: row.transfers,
+      spent: Number(row.spent),
+      entriesSum: Number(row.entries_sum),
+      negativeBalances: row.negative,
+      unpaidClaims: row.unpaid,
+    };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * The ledger's purchase statement exactly as `buyChapter` sends it, with pgbench variables in place of its
+ * parameters (:u user, :c chapter, :p price), so pgbench runs the very same SQL.
+ */
+export async function purchaseStatementForPgbench(): Promise<string> {
+  const dialect = new PgDialect({ casing: 'snake_case' });
+  const marks = { userId: 1_000_000_001, chapterId: 1_000_000_002, price: 1_000_000_003 };
+  let captured: { sql: string; params: unknown[] } | undefined;
+  const capture = {
+    execute: async (query: Parameters<typeof dialect.sqlToQuery>[0]) => {
+      captured = dialect.sqlToQuery(query);
+      return { rows: [{ claimed: 1, debited: 1, entries: 2 }] };
+    },
+  } as unknown as Queryable;
+  await createLedgerRepository(null as never).buyChapter(capture, marks);
+  if (!captured) throw new Error('buyChapter sent no statement');
+  const byValue = new Map<unknown, string>([
+    [marks.userId, ':u'],
+    [marks.chapterId, ':c'],
+    [marks.price, ':p'],
+    [-marks.price, '(-:p::int)'],
+    [`purchase:${marks.userId}:${marks.chapterId}`, `('purchase:' || :u::text || ':' || :c::text)`],
+  ]);
+  let text = captured.sql;
+  // Highest index first, so $1 does not eat the start of $10.
+  for (let i = captured.params.length; i >= 1; i--) {
+    const replacement = byValue.get(captured.params[i - 1]);
+    if (!replacement) throw new Error(`unexpected parameter $${i} = ${String(captured.params[i - 1])}`);
+    text = text.replaceAll(`$${i}`, replacement);
+  }
+  // pgbench takes every ':name' for a variable, even inside a string literal: the one literal with a colon
+  // becomes a variable holding the same text (defined with -D sales_account=system:sales).
+  const literals = captured.sql.match(/'[^']*'/g) ?? [];
+  if (literals.some((literal) => /:[A-Za-z_]/.test(literal) && literal !== "'system:sales'")) {
+    throw new Error('a string literal with a colon that pgbench would take for a variable');
+  }
+  text = text.replaceAll("'system:sales'", ':sales_account');
+  // pgbench reads one SQL command up to its semicolon; blank lines and indentation are harmless.
+  return `${text.trim()};`;
+}

@@ -1,0 +1,670 @@
+// `npm run bench:purchase`: chapter purchases per second through the HTTP API (POST /api/book/chapter/buy),
+// on PostgreSQL against pgbench running the ledger's own purchase statement in the same transaction at the
+// same concurrency on the same database, and on PGlite. Every request is a real purchase: many readers with
+// sessions and coins, and a distinct (reader, chapter) pair per request. See bench/README.md.
+import { spawn } from 'node:child_process';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
+import { summariseProfiles } from './profile-summary.mjs';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(benchDir);
+const resultsDir = path.join(benchDir, 'results');
+
+function envNumber(name, fallback, min) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
+  return value;
+}
+
+const settings = {
+  seconds: envNumber('BENCH_SECONDS', 10, 1),
+  warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', 2, 0),
+  concurrency: envNumber('BENCH_CONNECTIONS', 16, 1),
+  readers: envNumber('BENCH_READERS', 2000, 10),
+  chaptersPerBook: envNumber('BENCH_CHAPTERS', 500, 10),
+  quietWaitMs: envNumber('BENCH_QUIET_WAIT', 120, 0) * 1000,
+  startTimeoutMs: envNumber('BENCH_START_TIMEOUT', 180, 10) * 1000,
+  // How the server and pgbench reach PostgreSQL: 'tcp' (127.0.0.1) or 'unix' (the cluster's socket).
+  transport: process.env.BENCH_PG_TRANSPORT === 'unix' ? 'unix' : 'tcp',
+  cpuProf: ['1', 'true', 'yes'].includes((process.env.BENCH_CPU_PROF ?? '').toLowerCase()),
+  targets: (process.env.BENCH_TARGETS ?? 'postgres,pglite')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean),
+};
+const AIMS = { ratio: 0.5, pglite: 500 };
+const NOISE_CORES = 0.25;
+const CLOCK_TICKS = 100;
+
+const data = await tsImport('./purchase-data.ts', import.meta.url);
+const startedAt = new Date();
+const stamp = startedAt
+  .toISOString()
+  .replaceAll(':', '-')
+  .replace(/\.\d+Z$/, 'Z');
+
+/** BENCH_CPU_PROF=1: the server's V8 profile of one side goes here, and its summary into the report. */
+function profileDirFor(side) {
+  if (!settings.cpuProf) return undefined;
+  const dir = path.join(resultsDir, `purchase-${stamp}-${side}-cpuprofile`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+const profiles = [];
+function summariseProfile(dir, run) {
+  if (!dir) return;
+  const summary = summariseProfiles(dir, [run.window]);
+  if (summary) profiles.push(`### ${run.window.name}\n\n${summary}`);
+}
+
+// ------------------------------------------------------------------------------------ cleanup machinery
+
+const cleanups = [];
+let cleaningUp = null;
+const onCleanup = (fn) => cleanups.push(fn);
+function cleanup() {
+  cleaningUp ??= (async () => {
+    while (cleanups.length > 0) {
+      try {
+        await cleanups.pop()();
+      } catch (err) {
+        console.error(`cleanup: ${err?.message ?? err}`);
+      }
+    }
+  })();
+  return cleaningUp;
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the server and the PostgreSQL cluster`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+function tempDir(prefix) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// -------------------------------------------------------------------------------------------- helpers
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function healthy(port) {
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 2000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode === 200);
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+  });
+}
+
+function tail(file, lines = 30) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function stopChild(child, signal, ms = 20_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  if ((await Promise.race([exited, sleep(ms).then(() => 'timeout')])) === 'timeout') {
+    console.error(`pid ${child.pid} did not stop after ${signal} in ${ms} ms: SIGKILL`);
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+// ------------------------------------------------------------------------------------- CPU accounting
+
+function statFields(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+  } catch {
+    return null;
+  }
+}
+/** utime + stime, plus the children it has reaped when `withChildren` (fields 14-17 of /proc/pid/stat). */
+function ticksOf(pid, withChildren = false) {
+  const f = statFields(pid);
+  if (!f) return 0;
+  return f[11] + f[12] + (withChildren ? f[13] + f[14] : 0);
+}
+function childPids(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+/** PostgreSQL: the postmaster, the backends it reaped, and the live ones. */
+function postgresTicks(postmasterPid) {
+  if (!postmasterPid) return 0;
+  return ticksOf(postmasterPid, true) + childPids(postmasterPid).reduce((sum, pid) => sum + ticksOf(pid), 0);
+}
+function machineBusy() {
+  if (!existsSync('/proc/stat')) return 0;
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return cpu.slice(0, 8).reduce((a, b) => a + b, 0) - cpu[3] - cpu[4];
+}
+function cpuSnapshot(pids) {
+  return {
+    at: performance.now(),
+    busy: machineBusy(),
+    server: pids.server ? ticksOf(pids.server) : 0,
+    postgres: postgresTicks(pids.postmaster),
+    // this process runs autocannon; pgbench is its child and counts once it has exited
+    self: ticksOf(process.pid, true),
+  };
+}
+function cpuCores(a, b) {
+  const seconds = (b.at - a.at) / 1000;
+  const cores = (ticks) => ticks / CLOCK_TICKS / seconds;
+  const server = b.server - a.server;
+  const postgres = b.postgres - a.postgres;
+  const self = b.self - a.self;
+  return {
+    server: cores(server),
+    postgres: cores(postgres),
+    loadGenerator: cores(self),
+    other: Math.max(0, cores(b.busy - a.busy - server - postgres - self)),
+  };
+}
+async function busyCores(ms) {
+  const a = machineBusy();
+  await sleep(ms);
+  return (machineBusy() - a) / CLOCK_TICKS / (ms / 1000);
+}
+/** On a shared machine, waits (up to BENCH_QUIET_WAIT s) for 3 quiet seconds before a run. */
+async function waitForQuiet() {
+  const deadline = Date.now() + settings.quietWaitMs;
+  let cores = await busyCores(3000);
+  if (cores <= NOISE_CORES) return;
+  process.stdout.write(`  waiting for a quiet machine (${cores.toFixed(2)} cores busy elsewhere)`);
+  while (cores > NOISE_CORES && Date.now() < deadline) {
+    process.stdout.write('.');
+    cores = await busyCores(3000);
+  }
+  console.log(cores > NOISE_CORES ? ` still ${cores.toFixed(2)} cores busy: measuring anyway` : ' quiet');
+}
+
+// ------------------------------------------------------------------------------------------- PostgreSQL
+
+async function startPostgres() {
+  const { default: setup } = await tsImport('../apps/server/test/pg-cluster.ts', import.meta.url);
+  let adminUrl = '';
+  const teardown = await setup({
+    provide: (key, value) => {
+      if (key === 'pgUrl') adminUrl = value;
+    },
+  });
+  onCleanup(() => teardown?.());
+  if (!adminUrl) throw new Error('PostgreSQL is not installed here (/usr/lib/postgresql/*/bin)');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE bench_purchase');
+  const dataDirectory = (await admin.query('SHOW data_directory')).rows[0].data_directory;
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
+  const socketDir = (await admin.query('SHOW unix_socket_directories')).rows[0].unix_socket_directories
+    .split(',')[0]
+    .trim();
+  await admin.end();
+  const postmasterPid = Number(
+    readFileSync(path.join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
+  const url = new URL(adminUrl);
+  url.pathname = '/bench_purchase';
+  const bin = path.dirname(
+    ['/usr/lib/postgresql/15/bin/pgbench', '/usr/bin/pgbench'].find((p) => existsSync(p)) ??
+      '/usr/bin/pgbench',
+  );
+  const seedUrl = url.href;
+  if (settings.transport === 'unix') url.searchParams.set('host', socketDir);
+  return {
+    seedUrl,
+    url: url.href,
+    host: settings.transport === 'unix' ? socketDir : url.hostname,
+    port: url.port,
+    postmasterPid,
+    version,
+    pgbench: path.join(bin, 'pgbench'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- server
+
+async function startServer(workDir, env, profileDir) {
+  const port = await freePort();
+  mkdirSync(workDir, { recursive: true });
+  const logFile = path.join(workDir, 'server.log');
+  const log = createWriteStream(logFile);
+  const nodeArgs = ['--import', 'tsx'];
+  if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(workDir, 'data'),
+      LOG_LEVEL: 'warn',
+      DEMO_LIBRARY: 'false',
+      NODE_ENV: process.env.NODE_ENV ?? 'production',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const stop = async () => {
+    await stopChild(child, 'SIGTERM');
+    log.end();
+  };
+  onCleanup(stop);
+  const deadline = Date.now() + settings.startTimeoutMs;
+  while (!(await healthy(port))) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${tail(logFile)}`);
+    if (Date.now() > deadline) throw new Error(`the server was not ready:\n${tail(logFile)}`);
+    await sleep(250);
+  }
+  console.log(`  server ready on 127.0.0.1:${port} (pid ${child.pid})`);
+  return { port, pid: child.pid, stop };
+}
+
+// ------------------------------------------------------------------------------------------ API runs
+
+/**
+ * Request k buys chapter floor(k / readers) of the book for reader k mod readers: consecutive requests are
+ * different readers, and no pair repeats until readers × chapters requests.
+ */
+function purchaseSequence(bench, chapterIds) {
+  let k = 0;
+  const pairs = bench.tokens.length * chapterIds.length;
+  return {
+    next() {
+      const i = k++;
+      return {
+        wrapped: i >= pairs,
+        cookie: `sid=${bench.tokens[i % bench.tokens.length]}`,
+        chapterId: chapterIds[Math.floor(i / bench.tokens.length) % chapterIds.length],
+      };
+    },
+    get used() {
+      return k;
+    },
+  };
+}
+
+async function apiRun(port, sequence, seconds) {
+  const tally = { bought: 0, owned: 0, other: 0, lastOther: null };
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: settings.concurrency,
+    pipelining: 1,
+    duration: seconds,
+    timeout: 10,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest(req) {
+          const { cookie, chapterId } = sequence.next();
+          return { ...req, path: `/api/book/chapter/buy?chapterId=${chapterId}`, headers: { cookie } };
+        },
+        onResponse(status, body) {
+          let answer = null;
+          try {
+            answer = JSON.parse(body);
+          } catch {}
+          if (status === 200 && answer?.code === 200 && answer.data.charged === data.PRICE) tally.bought++;
+          else if (status === 200 && answer?.code === 200 && answer.data.charged === 0) tally.owned++;
+          else {
+            tally.other++;
+            tally.lastOther = `${status} ${String(body).slice(0, 200)}`;
+          }
+        },
+      },
+    ],
+  });
+  return { result, tally };
+}
+
+async function measureApi(label, port, sequence, pids) {
+  if (settings.warmupSeconds > 0) {
+    const warm = await apiRun(port, sequence, settings.warmupSeconds);
+    if (warm.tally.other > 0 || warm.result.errors > 0) {
+      throw new Error(
+        `${label} warm-up: ${warm.tally.other} failed purchases (last: ${warm.tally.lastOther})`,
+      );
+    }
+  }
+  await waitForQuiet();
+  const before = cpuSnapshot(pids);
+  const start = Number(process.hrtime.bigint() / 1000n);
+  const { result, tally } = await apiRun(port, sequence, settings.seconds);
+  const end = Number(process.hrtime.bigint() / 1000n);
+  const cpu = cpuCores(before, cpuSnapshot(pids));
+  if (tally.other > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${label}: ${tally.other} failed purchases, ${result.errors} errors, ${result.timeouts} timeouts (last: ${tally.lastOther})`,
+    );
+  }
+  const run = {
+    purchasesPerSec: tally.bought / result.duration,
+    requestsPerSec: result.requests.average,
+    purchases: tally.bought,
+    alreadyOwned: tally.owned,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    durationS: result.duration,
+    cpuCores: cpu,
+    window: { name: label, start, end, requests: tally.bought + tally.owned },
+  };
+  console.log(
+    `  ${label.padEnd(22)} ${run.purchasesPerSec.toFixed(0).padStart(6)} purchases/s  p50 ${run.latencyP50Ms} ms  p99 ${run.latencyP99Ms} ms  ` +
+      `cores: server ${cpu.server.toFixed(2)} postgres ${cpu.postgres.toFixed(2)} autocannon ${cpu.loadGenerator.toFixed(2)} other ${cpu.other.toFixed(2)}`,
+  );
+  return run;
+}
+
+// ------------------------------------------------------------------------------------------- pgbench
+
+function runPgbench(pgInfo, scriptFile, seconds, defines) {
+  const args = [
+    '-n', // no vacuum of pgbench's own tables: there are none
+    '-M',
+    'extended', // parse, bind, execute per statement: what node-postgres sends
+    '-c',
+    String(settings.concurrency),
+    '-j',
+    String(Math.min(settings.concurrency, os.cpus().length)),
+    '-T',
+    String(seconds),
+    '-f',
+    scriptFile,
+    '-h',
+    pgInfo.host,
+    '-p',
+    pgInfo.port,
+    '-U',
+    'postgres',
+    ...Object.entries(defines).flatMap(([k, v]) => ['-D', `${k}=${v}`]),
+    'bench_purchase',
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(pgInfo.pgbench, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    onCleanup(() => stopChild(child, 'SIGTERM', 5000));
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`pgbench exited ${code}:\n${out}`));
+      const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+      const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
+      const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
+      const processed = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
+      if (!Number.isFinite(tps)) return reject(new Error(`no tps in pgbench output:\n${out}`));
+      resolve({ tps, latencyAvgMs: latency, failed, transactions: processed, output: out });
+    });
+  });
+}
+
+async function measurePgbench(pgInfo, scriptFile, defines, pids) {
+  if (settings.warmupSeconds > 0) await runPgbench(pgInfo, scriptFile, settings.warmupSeconds, defines);
+  await waitForQuiet();
+  const target = { kind: 'postgres', url: pgInfo.seedUrl };
+  const totalsBefore = await data.purchaseTotals(target);
+  const before = cpuSnapshot(pids);
+  const run = await runPgbench(pgInfo, scriptFile, settings.seconds, defines);
+  const cpu = cpuCores(before, cpuSnapshot(pids));
+  const totalsAfter = await data.purchaseTotals(target);
+  if (run.failed > 0) throw new Error(`pgbench: ${run.failed} failed transactions`);
+  // Random pairs repeat now and then; a repeat is an 'owned' answer, not a purchase. Count real ones.
+  const purchases = totalsAfter.transfers - totalsBefore.transfers;
+  const result = {
+    purchasesPerSec: (run.tps * purchases) / run.transactions,
+    transactionsPerSec: run.tps,
+    purchases,
+    transactions: run.transactions,
+    latencyAvgMs: run.latencyAvgMs,
+    cpuCores: cpu,
+  };
+  console.log(
+    `  ${'pgbench'.padEnd(22)} ${result.purchasesPerSec.toFixed(0).padStart(6)} purchases/s  (${run.tps.toFixed(0)} tps, ${purchases} of ${run.transactions} real)  avg ${run.latencyAvgMs} ms  ` +
+      `cores: postgres ${cpu.postgres.toFixed(2)} pgbench ${cpu.loadGenerator.toFixed(2)} other ${cpu.other.toFixed(2)}`,
+  );
+  return result;
+}
+
+function checkTotals(label, totals, expectedTransfers) {
+  const problems = [];
+  if (totals.entriesSum !== 0) problems.push(`entries sum to ${totals.entriesSum}`);
+  if (totals.negativeBalances !== 0) problems.push(`${totals.negativeBalances} negative balances`);
+  if (totals.unpaidClaims !== 0) problems.push(`${totals.unpaidClaims} claims without their transfer`);
+  if (totals.claims !== totals.transfers)
+    problems.push(`${totals.claims} claims, ${totals.transfers} transfers`);
+  if (expectedTransfers !== undefined && totals.transfers !== expectedTransfers) {
+    problems.push(`${totals.transfers} purchase transfers, ${expectedTransfers} purchases answered`);
+  }
+  if (problems.length > 0) throw new Error(`${label} ledger check failed: ${problems.join('; ')}`);
+  console.log(`  ${label} ledger check: ${totals.transfers} purchases, entries sum 0, no negative balance`);
+}
+
+// ------------------------------------------------------------------------------------------------ main
+
+async function benchPostgres(workDir) {
+  console.log('PostgreSQL:');
+  const pgInfo = await startPostgres();
+  const target = { kind: 'postgres', url: pgInfo.seedUrl };
+  const bench = await data.seedPurchaseBench(target, {
+    readers: settings.readers,
+    chapters: settings.chaptersPerBook,
+    bookNames: ['api', 'pgbench'],
+  });
+  console.log(
+    `  PostgreSQL ${pgInfo.version}: ${bench.tokens.length} readers with coins, ${settings.chaptersPerBook} chapters a side at ${data.PRICE} coins`,
+  );
+
+  const profileDir = profileDirFor('postgres');
+  const server = await startServer(path.join(workDir, 'pg-server'), { DATABASE_URL: pgInfo.url }, profileDir);
+  const apiChapters = bench.books.find((b) => b.name === 'api').chapterIds;
+  const sequence = purchaseSequence(bench, apiChapters);
+  const api = await measureApi('API on PostgreSQL', server.port, sequence, {
+    server: server.pid,
+    postmaster: pgInfo.postmasterPid,
+  });
+  await server.stop();
+  summariseProfile(profileDir, api);
+  if (sequence.used > bench.tokens.length * apiChapters.length) {
+    console.log('  note: the API run used up its (reader, chapter) pairs and wrapped around');
+  }
+  const afterApi = await data.purchaseTotals(target);
+  checkTotals('API', afterApi);
+
+  const pgChapters = bench.books.find((b) => b.name === 'pgbench').chapterIds;
+  const scriptFile = path.join(workDir, 'purchase.pgbench.sql');
+  // The API's ledger transaction: BEGIN, the purchase statement, COMMIT. Prices are all PRICE.
+  writeFileSync(
+    scriptFile,
+    [
+      '\\set u random(:first_user, :last_user)',
+      '\\set c random(:first_chapter, :last_chapter)',
+      `\\set p ${data.PRICE}`,
+      'BEGIN;',
+      await data.purchaseStatementForPgbench(),
+      'COMMIT;',
+      '',
+    ].join('\n'),
+  );
+  const pgbench = await measurePgbench(
+    pgInfo,
+    scriptFile,
+    {
+      first_user: bench.firstUserId,
+      last_user: bench.lastUserId,
+      first_chapter: Math.min(...pgChapters),
+      last_chapter: Math.max(...pgChapters),
+      sales_account: 'system:sales',
+    },
+    { postmaster: pgInfo.postmasterPid },
+  );
+  checkTotals('pgbench', await data.purchaseTotals(target));
+  return { version: pgInfo.version, api, pgbench, ratio: api.purchasesPerSec / pgbench.purchasesPerSec };
+}
+
+async function benchPglite(workDir) {
+  console.log('PGlite:');
+  const serverDir = path.join(workDir, 'pglite-server');
+  mkdirSync(serverDir, { recursive: true });
+  // The server keeps its embedded database in DATA_DIR/pglite: seed it there before the server opens it.
+  const target = { kind: 'pglite', dataDir: path.join(serverDir, 'data') };
+  const bench = await data.seedPurchaseBench(target, {
+    readers: settings.readers,
+    chapters: settings.chaptersPerBook,
+    bookNames: ['api'],
+  });
+  console.log(
+    `  ${bench.tokens.length} readers with coins, ${settings.chaptersPerBook} chapters at ${data.PRICE} coins`,
+  );
+  const profileDir = profileDirFor('pglite');
+  const server = await startServer(serverDir, {}, profileDir);
+  const sequence = purchaseSequence(bench, bench.books[0].chapterIds);
+  const api = await measureApi('API on PGlite', server.port, sequence, { server: server.pid });
+  await server.stop();
+  summariseProfile(profileDir, api);
+  checkTotals('PGlite', await data.purchaseTotals(target));
+  return { api };
+}
+
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main() {
+  console.log(
+    `yueman purchase bench: concurrency ${settings.concurrency}, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run, ${os.cpus().length} CPUs`,
+  );
+  const workDir = tempDir('yueman-bench-purchase-');
+  const report = { benchmark: 'purchase', startedAt: startedAt.toISOString(), settings, aims: AIMS };
+  if (settings.targets.includes('postgres')) report.postgres = await benchPostgres(workDir);
+  if (settings.targets.includes('pglite')) report.pglite = await benchPglite(workDir);
+  report.finishedAt = new Date().toISOString();
+  report.machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    loadAvg: os.loadavg(),
+    node: process.version,
+  };
+
+  const lines = [
+    '| run | purchases/s | p50 / p99 ms (API), avg ms (pgbench) | server cores | postgres cores | load generator cores | other cores |',
+    '|---|---:|---|---:|---:|---:|---:|',
+  ];
+  const row = (label, r, latency) => {
+    const c = r.cpuCores;
+    lines.push(
+      `| ${label} | ${fmt(r.purchasesPerSec)} | ${latency} | ${fmt(c.server, 2)} | ${fmt(c.postgres, 2)} | ${fmt(c.loadGenerator, 2)} | ${fmt(c.other, 2)} |`,
+    );
+  };
+  const summary = [];
+  if (report.postgres) {
+    const { api, pgbench, ratio } = report.postgres;
+    row('API on PostgreSQL', api, `${api.latencyP50Ms} / ${api.latencyP99Ms}`);
+    row('pgbench, same transaction', pgbench, `${pgbench.latencyAvgMs}`);
+    summary.push(
+      `PostgreSQL ${report.postgres.version}: API ÷ pgbench = ${fmt(ratio, 2)} (aim ≥ ${AIMS.ratio}: ${ratio >= AIMS.ratio ? 'met' : 'below'})`,
+    );
+  }
+  if (report.pglite) {
+    const { api } = report.pglite;
+    row('API on PGlite', api, `${api.latencyP50Ms} / ${api.latencyP99Ms}`);
+    summary.push(
+      `PGlite: ${fmt(api.purchasesPerSec)} purchases/s (aim ≥ ${AIMS.pglite}: ${api.purchasesPerSec >= AIMS.pglite ? 'met' : 'below'})`,
+    );
+  }
+  const table = lines.join('\n');
+  console.log(`\n${table}\n\n${summary.join('\n')}\n`);
+
+  mkdirSync(resultsDir, { recursive: true });
+  const base = path.join(resultsDir, `purchase-${stamp}`);
+  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(
+    `${base}.md`,
+    [
+      `# Purchase benchmark, ${startedAt.toISOString()}`,
+      '',
+      `Concurrency ${settings.concurrency} (autocannon connections; pgbench clients), ${settings.warmupSeconds} s warm-up then ` +
+        `${settings.seconds} s per run; ${settings.readers} readers; ${report.machine.cpus} CPUs (${report.machine.cpuModel}), Node ${process.version}. ` +
+        'Server, PostgreSQL and the load generator share these CPUs.',
+      '',
+      table,
+      '',
+      ...summary,
+      '',
+      ...(profiles.length > 0 ? ['## Server CPU profiles', '', ...profiles, ''] : []),
+    ].join('\n'),
+  );
+  console.log(`results: ${path.relative(root, base)}.json and .md`);
+}
+
+main()
+  .then(async () => {
+    await cleanup();
+    process.exit(0);
+  })
+  .catch(async (err) => {
+    console.error(`\nbench failed: ${err?.stack ?? err}`);
+    await cleanup();
+    process.exit(1);
+  });
