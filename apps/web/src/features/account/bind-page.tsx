@@ -1,9 +1,66 @@
-import { TopBar } from '../../components/top-bar.tsx';
+import { useQueryClient } from '@tanstack/react-query';
+import { Dialog } from 'antd-mobile';
+import { useState } from 'react';
+import { useUserStore } from '../../lib/user-store.ts';
+import { useBindMobile } from './api/bind-mobile.ts';
+import { userInfoQuery } from './api/get-user-info.ts';
+import { AccountForm, AccountPage, Field, TextInput } from './components/account-layout.tsx';
+import { showAlert, showDone } from './show-alert.ts';
 
-export default function Page() {
+/** Spec section 9: 11 digits starting with 1. */
+const MOBILE = /^1\d{10}$/;
+
+function validate(mobile: string) {
+  if (mobile === '') return '请输入手机号';
+  if (!MOBILE.test(mobile)) return '请输入正确的手机号';
+  return null;
+}
+
+/** /user/bind: bind a mobile number, which can then be used to log in. */
+export default function BindPage() {
+  const bound = useUserStore((s) => s.userInfo?.mobile ?? '');
+  const [mobile, setMobile] = useState('');
+  const bind = useBindMobile();
+  const queryClient = useQueryClient();
+
+  const submit = () => {
+    const value = mobile.trim();
+    const problem = validate(value);
+    if (problem) return void showAlert(problem);
+    bind.mutate(value, {
+      onSuccess: (res) => {
+        // Spec section 8: a refusal shows the server's message in a dialog.
+        if (!res.result)
+          return void Dialog.alert({ content: res.msg || '绑定失败，请稍后重试', confirmText: '确定' });
+        useUserStore.getState().setUser(res.data);
+        queryClient.setQueryData(userInfoQuery().queryKey, res.data);
+        setMobile('');
+        showDone('手机绑定成功');
+      },
+      onError: () => void Dialog.alert({ content: '绑定失败，请稍后重试', confirmText: '确定' }),
+    });
+  };
+
   return (
-    <main className="page">
-      <TopBar title="绑定手机" />
-    </main>
+    <AccountPage title="绑定手机" intro="绑定手机后，可以用手机号和密码在其他设备上登录，阅币和VIP不会丢失。">
+      {bound && (
+        <p className="account-bound" data-testid="bound-mobile">
+          已绑定手机：<b>{bound}</b>
+        </p>
+      )}
+      <AccountForm onSubmit={submit} submitText={bound ? '更换绑定' : '绑定'} loading={bind.isPending}>
+        <Field label="手机号">
+          <TextInput
+            type="tel"
+            inputMode="numeric"
+            placeholder="请输入11位手机号"
+            value={mobile}
+            onChange={setMobile}
+            autoComplete="tel"
+            maxLength={11}
+          />
+        </Field>
+      </AccountForm>
+    </AccountPage>
   );
 }

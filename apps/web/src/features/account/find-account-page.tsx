@@ -1,9 +1,128 @@
-import { TopBar } from '../../components/top-bar.tsx';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { FoundAccount } from '@yueman/contract';
+import { Button, DatePicker, Dialog } from 'antd-mobile';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { adoptFoundAccount } from './adopt-found-account.ts';
+import { useFindAccount } from './api/find-account.ts';
+import { chinaToday, toChargeTime, toLabel } from './china-date.ts';
+import { AccountForm, AccountPage, Field } from './components/account-layout.tsx';
+import { copyText, showAlert, showDone } from './show-alert.ts';
 
-export default function Page() {
+const NOT_FOUND = '对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）';
+const YEARS_BACK = 3;
+
+const dayLabel = (type: string, value: number) =>
+  type === 'year' ? `${value}年` : type === 'month' ? `${value}月` : type === 'day' ? `${value}日` : value;
+
+function Found({ found, saving, onSave }: { found: FoundAccount; saving: boolean; onSave(): void }) {
   return (
-    <main className="page">
-      <TopBar title="找回充值账号" />
-    </main>
+    <section className="account-found" aria-label="找到的账号">
+      <h2>已找到您的充值账号</h2>
+      <p className="account-found-tip">密码已重新生成，请牢记或截图保存。</p>
+      <dl className="account-card account-found-fields">
+        {(
+          [
+            ['账号', found.account, 'found-account'],
+            ['密码', found.password, 'found-password'],
+          ] as const
+        ).map(([label, value, testId]) => (
+          <div className="account-found-field" key={label}>
+            <dt>{label}</dt>
+            <dd>
+              <span data-testid={testId}>{value}</span>
+              <button type="button" onClick={() => void copyText(value, label)}>
+                复制
+              </button>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <Button
+        block
+        color="primary"
+        shape="rounded"
+        size="large"
+        className="account-submit"
+        loading={saving}
+        onClick={onSave}
+      >
+        保存并登录
+      </Button>
+    </section>
+  );
+}
+
+/** /user/find-account: recover the recharge account by the China date of a payment made on this device. */
+export default function FindAccountPage() {
+  const today = useMemo(chinaToday, []);
+  const min = useMemo(() => new Date(today.getFullYear() - YEARS_BACK, 0, 1), [today]);
+  const [date, setDate] = useState<Date | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [found, setFound] = useState<FoundAccount | null>(null);
+  const find = useFindAccount();
+  const adopt = useMutation({ mutationFn: adoptFoundAccount });
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const submit = () => {
+    if (!date) return void showAlert('请选择您的充值扣款日期');
+    find.mutate(toChargeTime(date), {
+      onSuccess: (res) => {
+        if (!res.result) {
+          const content = res.code === 404 ? NOT_FOUND : res.msg || '查询失败，请稍后重试';
+          return void Dialog.alert({ content, confirmText: '确定' });
+        }
+        setFound(res.data);
+        // The session is already the found account's: use it at once, so no call goes out as the old one.
+        adopt.mutate(res.data, { onSuccess: () => void queryClient.invalidateQueries() });
+      },
+      onError: () => void Dialog.alert({ content: '查询失败，请稍后重试', confirmText: '确定' }),
+    });
+  };
+
+  const save = async () => {
+    if (!found) return;
+    if (!adopt.isSuccess) {
+      try {
+        await adopt.mutateAsync(found);
+        void queryClient.invalidateQueries();
+      } catch {
+        return void showAlert('登录失败，请稍后重试');
+      }
+    }
+    showDone('登录成功');
+    navigate('/user', { replace: true });
+  };
+
+  return (
+    <AccountPage
+      title="找回充值账号"
+      intro="在本设备上充值过？选择充值扣款的日期，即可找回充值时使用的账号。"
+      hours="9:30 ~ 21:00"
+    >
+      {found ? (
+        <Found found={found} saving={adopt.isPending} onSave={() => void save()} />
+      ) : (
+        <AccountForm onSubmit={submit} submitText="找回账号" loading={find.isPending}>
+          <Field label="扣款日期">
+            <button type="button" className="account-picker" onClick={() => setPicking(true)}>
+              {date ? toLabel(date) : <span className="account-placeholder">请选择您的充值扣款日期</span>}
+            </button>
+          </Field>
+        </AccountForm>
+      )}
+      <DatePicker
+        title="充值扣款日期"
+        visible={picking}
+        onClose={() => setPicking(false)}
+        min={min}
+        max={today}
+        defaultValue={today}
+        value={date}
+        onConfirm={(d) => setDate(d)}
+        renderLabel={dayLabel}
+      />
+    </AccountPage>
   );
 }

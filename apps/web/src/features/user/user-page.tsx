@@ -2,6 +2,7 @@ import { Toast } from 'antd-mobile';
 import { Link } from 'react-router';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { isVip, useUserStore } from '../../lib/user-store.ts';
+import { useUserInfo } from './api/get-user-info.ts';
 import './user.css';
 
 async function copy(text: string, what: string) {
@@ -13,8 +14,9 @@ async function copy(text: string, what: string) {
   }
 }
 
-/** /user: the account centre, minimal until the account pages exist (spec section 2). */
+/** /user: the account centre (spec section 2); balance and VIP are read again each time it opens. */
 export default function UserPage() {
+  useUserInfo();
   const userInfo = useUserStore((s) => s.userInfo);
   const password = useUserStore((s) => s.password);
   const vip = isVip(userInfo);
@@ -97,7 +99,10 @@ export default function UserPage() {
         <Link to="/shelf">我的收藏</Link>
         <Link to="/shelf?active=history">阅读历史</Link>
         <Link to="/user/purchase/history">消费记录</Link>
-        <Link to="/user/bind">绑定手机</Link>
+        <Link to="/user/bind">
+          绑定手机
+          {userInfo?.mobile && <span className="user-menu-value">{userInfo.mobile}</span>}
+        </Link>
         <Link to="/user/password">修改密码</Link>
         <Link to="/user/find-account">找回充值账号</Link>
       </nav>

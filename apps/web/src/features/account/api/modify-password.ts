@@ -1,0 +1,11 @@
+import { mutationOptions, useMutation } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client.ts';
+
+/** POST /api/user/modifyPwd?password=: answers result, msg; the server signs out the user's other sessions. */
+export const fetchModifyPassword = (password: string) =>
+  call<unknown>('dynamic', 'POST', '/api/user/modifyPwd', { query: { password } });
+
+export const modifyPasswordMutation = () =>
+  mutationOptions({ mutationKey: ['user', 'modifyPwd'], mutationFn: fetchModifyPassword });
+
+export const useModifyPassword = () => useMutation(modifyPasswordMutation());
