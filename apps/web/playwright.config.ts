@@ -50,6 +50,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       REGISTER_PER_HOUR: '100000',
+      // The pay gateway returns the browser to PUBLIC_ORIGIN only: it must be the address the tests browse.
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
     },
     stdout: 'ignore',
     stderr: 'pipe',

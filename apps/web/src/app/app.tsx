@@ -1,6 +1,7 @@
 import { TabBar } from 'antd-mobile';
 import { Suspense, useEffect, useRef } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { AfterPaymentDialog } from '../components/after-payment-dialog.tsx';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { clientType, isChatAppBrowser } from '../lib/user-agent.ts';
 import { Providers } from './providers.tsx';
@@ -82,6 +83,7 @@ export function App() {
           ))}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
+        <AfterPaymentDialog />
       </BrowserRouter>
     </Providers>
   );

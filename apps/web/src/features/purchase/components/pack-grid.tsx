@@ -1,0 +1,47 @@
+import type { PayConfig } from '@yueman/contract';
+import { yuan } from '../pay-helpers.ts';
+
+/** One group of packs (coins or VIP): title, description, price in yuan, bonus and a recommended mark. */
+export function PackGrid({
+  title,
+  packs,
+  selectedId,
+  onSelect,
+}: {
+  title: string;
+  packs: PayConfig[];
+  selectedId: number | null;
+  onSelect(pack: PayConfig): void;
+}) {
+  if (packs.length === 0) return null;
+  // Three a row when they fill rows of three, else two (four coin packs make a 2 × 2 block).
+  const columns = packs.length % 3 === 0 ? 3 : 2;
+  return (
+    <section className="pack-group" aria-label={title}>
+      <h2 className="pack-group-title">{title}</h2>
+      <div className={`pack-grid pack-grid-${columns}`} role="radiogroup" aria-label={title}>
+        {packs.map((pack) => {
+          const selected = pack.id === selectedId;
+          return (
+            // biome-ignore lint/a11y/useSemanticElements: a card with several lines of text, chosen like a radio
+            <button
+              key={pack.id}
+              type="button"
+              role="radio"
+              aria-checked={selected}
+              data-testid={`pack-${pack.id}`}
+              className={`pack ${selected ? 'is-selected' : ''} pack-${pack.type}`}
+              onClick={() => onSelect(pack)}
+            >
+              {pack.isRecommend === 'Y' && <span className="pack-recommend">推荐</span>}
+              <span className="pack-title">{pack.title}</span>
+              {pack.presentCount > 0 && <span className="pack-bonus">送{pack.presentCount}阅币</span>}
+              <span className="pack-desc">{pack.configDesc}</span>
+              <span className="pack-price">¥{yuan(pack.amountLevel)}</span>
+            </button>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
