@@ -1,14 +1,16 @@
 // Data and SQL for bench/purchase.mjs, in TypeScript so it uses the server's own schema, ledger and driver.
 // Readers with sessions and coins, and books of priced chapters, so every benchmark request is a real purchase.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
-import { type DatabaseTarget, openDatabase } from '../apps/server/src/db/client.ts';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { type Database, type DatabaseTarget, openDatabase } from '../apps/server/src/db/client.ts';
+import * as schema from '../apps/server/src/db/schema/index.ts';
 import { books, categories, chapters, sessions, users } from '../apps/server/src/db/schema/index.ts';
-import {
-  createLedgerRepository,
-  type Queryable,
-} from '../apps/server/src/modules/wallet/ledger.repository.ts';
+import { hashToken, resolveSession } from '../apps/server/src/modules/users/sessions.ts';
+import { createUsersRepository } from '../apps/server/src/modules/users/users.repository.ts';
+import { createLedgerRepository } from '../apps/server/src/modules/wallet/ledger.repository.ts';
+import { createWalletRepository } from '../apps/server/src/modules/wallet/wallet.repository.ts';
+import { buyChapter } from '../apps/server/src/modules/wallet/wallet.service.ts';
 
 export const PRICE = 10;
 const COINS = 1_000_000;
@@ -29,7 +31,7 @@ const rowsOf = <T>(result: unknown): T[] =>
 /** Creates readers (with sessions and coins) and one book of `chapters` priced chapters per name. */
 export async function seedPurchaseBench(
   target: DatabaseTarget,
-  opts: { readers: number; chapters: number; bookNames: string[] },
+  opts: { readers: number; chapters: number; bookNames: string[]; pgbenchSessions?: boolean },
 ): Promise<BenchData> {
   const { db, close } = await openDatabase(target);
   try {
@@ -50,15 +52,13 @@ export async function seedPurchaseBench(
         )
         .returning({ id: users.id });
       const batchTokens = created.map(() => randomBytes(32).toString('base64url'));
-      await db.insert(sessions).values(
-        created.map((u, i) => ({
-          tokenHash: createHash('sha256')
-            .update(batchTokens[i] ?? '')
-            .digest('hex'),
-          userId: u.id,
-          expiresAt,
-        })),
-      );
+      await db.insert(sessions).values([
+        ...created.map((u, i) => ({ tokenHash: hashToken(batchTokens[i] ?? ''), userId: u.id, expiresAt })),
+        // pgbench's sessions of the same readers, found by a hash pgbench can pass (pgbenchTokenHash).
+        ...(opts.pgbenchSessions
+          ? created.map((u) => ({ tokenHash: pgbenchTokenHash(u.id), userId: u.id, expiresAt }))
+          : []),
+      ]);
       userIds.push(...created.map((u) => u.id));
       tokens.push(...batchTokens);
     }
@@ -153,43 +153,76 @@ export async function purchaseTotals(target: DatabaseTarget) {
   }
 }
 
+/** What pgbench passes for the session lookup's token hash: its readers' sessions are stored under it. */
+export const pgbenchTokenHash = (userId: number) => String(userId);
+
 /**
- * The ledger's purchase statement exactly as `buyChapter` sends it, with pgbench variables in place of its
- * parameters (:u user, :c chapter, :p price), so pgbench runs the very same SQL.
+ * The SQL statements the server sends to PostgreSQL for one purchase, in order, captured from the real code:
+ * the identity plugin's session lookup (`resolveSession`), then the wallet service's `buyChapter` (the
+ * chapter's price, prepared; the ledger's purchase statement), run against drizzle's node-postgres driver on
+ * a client that records each query and answers what a purchase would find. Their parameters become pgbench
+ * variables: :u the reader (also the session's token hash, see pgbenchTokenHash), :now the time, :c the
+ * chapter, :p the price and :np its negative. The transfer id, one text parameter, is built from :u and :c in
+ * SQL, because pgbench variables are numbers.
  */
-export async function purchaseStatementForPgbench(): Promise<string> {
-  const dialect = new PgDialect({ casing: 'snake_case' });
+export async function purchaseRequestForPgbench(): Promise<{
+  statements: string[];
+  names: (string | null)[];
+}> {
   const marks = { userId: 1_000_000_001, chapterId: 1_000_000_002, price: 1_000_000_003 };
-  let captured: { sql: string; params: unknown[] } | undefined;
-  const capture = {
-    execute: async (query: Parameters<typeof dialect.sqlToQuery>[0]) => {
-      captured = dialect.sqlToQuery(query);
-      return { rows: [{ claimed: 1, debited: 1, entries: 2 }] };
+  const token = 'pgbench-capture-token';
+  const now = new Date();
+  const sent: { name: string | null; text: string; params: unknown[] }[] = [];
+  const client = {
+    async query(config: string | { text: string; name?: string }, params: unknown[] = []) {
+      const query = typeof config === 'string' ? { text: config } : config;
+      sent.push({ name: query.name ?? null, text: query.text, params });
+      if (query.name === 'wallet_chapter_for_sale') return { rows: [[marks.price, false]], fields: [] };
+      if (/^\s*with owned as/.test(query.text)) {
+        return {
+          rows: [{ owned: false, debited: 1, claimed: 1, entries: 2, balance: '0', held: null }],
+          fields: [],
+        };
+      }
+      return { rows: [], fields: [] };
     },
-  } as unknown as Queryable;
-  await createLedgerRepository(null as never).buyChapter(capture, marks);
-  if (!captured) throw new Error('buyChapter sent no statement');
+  };
+  const db = drizzlePg({ client: client as never, schema, casing: 'snake_case' }) as unknown as Database;
+  await resolveSession(createUsersRepository(db), token, now);
+  const bought = await buyChapter(
+    { repo: createWalletRepository(db) },
+    { userId: marks.userId, isVip: false, chapterId: marks.chapterId },
+  );
+  if (bought.charged !== marks.price) throw new Error('the captured purchase did not buy');
+  if (sent.length !== 3) throw new Error(`expected 3 statements for a purchase, captured ${sent.length}`);
+
   const byValue = new Map<unknown, string>([
+    [hashToken(token), ':u'],
+    [now.toISOString(), ':now'],
     [marks.userId, ':u'],
     [marks.chapterId, ':c'],
     [marks.price, ':p'],
-    [-marks.price, '(-:p::int)'],
+    [-marks.price, ':np'],
     [`purchase:${marks.userId}:${marks.chapterId}`, `('purchase:' || :u::text || ':' || :c::text)`],
   ]);
-  let text = captured.sql;
-  // Highest index first, so $1 does not eat the start of $10.
-  for (let i = captured.params.length; i >= 1; i--) {
-    const replacement = byValue.get(captured.params[i - 1]);
-    if (!replacement) throw new Error(`unexpected parameter $${i} = ${String(captured.params[i - 1])}`);
-    text = text.replaceAll(`$${i}`, replacement);
-  }
-  // pgbench takes every ':name' for a variable, even inside a string literal: the one literal with a colon
-  // becomes a variable holding the same text (defined with -D sales_account=system:sales).
-  const literals = captured.sql.match(/'[^']*'/g) ?? [];
-  if (literals.some((literal) => /:[A-Za-z_]/.test(literal) && literal !== "'system:sales'")) {
-    throw new Error('a string literal with a colon that pgbench would take for a variable');
-  }
-  text = text.replaceAll("'system:sales'", ':sales_account');
-  // pgbench reads one SQL command up to its semicolon; blank lines and indentation are harmless.
-  return `${text.trim()};`;
+  const statements = sent.map(({ text: sql, params }) => {
+    let text = sql;
+    // Highest index first, so $1 does not eat the start of $10.
+    for (let i = params.length; i >= 1; i--) {
+      const value = params[i - 1] instanceof Date ? (params[i - 1] as Date).toISOString() : params[i - 1];
+      const replacement = byValue.get(value);
+      if (!replacement) throw new Error(`unexpected parameter $${i} = ${String(value)} in ${sql}`);
+      text = text.replaceAll(`$${i}`, replacement);
+    }
+    // pgbench takes every ':name' for a variable, even inside a string literal: the one literal with a
+    // colon becomes a variable holding the same text (defined with -D sales_account=system:sales).
+    const literals = sql.match(/'[^']*'/g) ?? [];
+    if (literals.some((literal) => /:[A-Za-z_]/.test(literal) && literal !== "'system:sales'")) {
+      throw new Error('a string literal with a colon that pgbench would take for a variable');
+    }
+    text = text.replaceAll("'system:sales'", ':sales_account');
+    // pgbench reads one SQL command up to its semicolon; blank lines and indentation are harmless.
+    return `${text.trim()};`;
+  });
+  return { statements, names: sent.map((q) => q.name) };
 }

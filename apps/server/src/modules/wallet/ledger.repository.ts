@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { ledgerAccounts } from '../../db/schema/index.ts';
 
-/** The database or a transaction on it: ledger writes run inside the caller's transaction. */
+/** The database or a transaction on it: a credit runs inside the caller's transaction. */
 export type Queryable = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** System accounts, created by migration 0002: the other side of every coin movement. */
@@ -32,32 +32,54 @@ export interface Purchase {
 
 export type PurchaseOutcome = 'owned' | 'bought' | 'short';
 
+/** What a purchase did, and the user's balance after it (0 when the user has no ledger account). */
+export interface PurchaseResult {
+  outcome: PurchaseOutcome;
+  balance: number;
+}
+
 export const purchaseTransferId = (userId: number, chapterId: number) => `purchase:${userId}:${chapterId}`;
+
+/** The unique keys a purchase writes: either colliding means a concurrent buy of the same chapter won. */
+const PURCHASE_KEYS = new Set(['chapter_purchases_user_id_chapter_id_pk', 'ledger_transfers_pkey']);
+
+const isPurchaseCollision = (err: unknown) => {
+  const cause = (err as { cause?: { code?: string; constraint?: string } }).cause;
+  return cause?.code === '23505' && (cause.constraint === undefined || PURCHASE_KEYS.has(cause.constraint));
+};
 
 /**
  * The only code that moves coins. Each movement is one SQL statement of data-modifying CTEs: the transfer row
  * (whose primary key makes it happen at most once), both entries, and the user's stored balance. Foreign keys
  * and CHECKs are checked at the end of the statement, so a negative balance or an unknown account fails the
  * whole statement and nothing is kept.
+ *
+ * A purchase is that one statement alone, in autocommit: PostgreSQL (and PGlite) runs a statement outside
+ * BEGIN/COMMIT as a transaction of its own, so the debit, the claim, the transfer and its entries are kept
+ * together or not at all, and no BEGIN/COMMIT round trips are spent on it.
  */
 export function createLedgerRepository(db: Database) {
-  /** The purchase statement (see buyChapter). */
-  async function purchase(
-    q: Queryable,
-    p: Purchase,
-  ): Promise<{ outcome: PurchaseOutcome; balance: number | null }> {
+  /**
+   * The purchase statement (see buyChapter). `owned` and the final select read the statement's snapshot. The
+   * debit is the only row it locks; the claim, the transfer and the entries are written from the debit's row,
+   * so a statement that does not debit writes nothing, and an error anywhere in it (the claim's key, a CHECK)
+   * undoes the debit with the rest. Concurrent buys by one user queue on the debit's row lock; a waiter then
+   * re-checks `balance >= price` on the new row version (PostgreSQL's EvalPlanQual) but not `owned`, which
+   * stays what its snapshot saw: purchase() answers the two ways that can end.
+   */
+  function purchaseStatement(p: Purchase) {
     const transferId = purchaseTransferId(p.userId, p.chapterId);
-    const result = await q.execute(sql`
-      with claim as (
-        insert into chapter_purchases (user_id, chapter_id, price)
-        values (${p.userId}::int, ${p.chapterId}::int, ${p.price}::int)
-        on conflict (user_id, chapter_id) do nothing
-        returning user_id
+    return db.execute(sql`
+      with owned as (
+        select 1 from chapter_purchases where user_id = ${p.userId}::int and chapter_id = ${p.chapterId}::int
       ), debit as (
         update ledger_accounts set balance = balance - ${p.price}::int
-        where user_id = ${p.userId}::int and balance >= ${p.price}::int and ${p.price}::int > 0
-          and exists (select 1 from claim)
+        where user_id = ${p.userId}::int and balance >= ${p.price}::int and not exists (select 1 from owned)
         returning id, balance
+      ), claim as (
+        insert into chapter_purchases (user_id, chapter_id, price)
+        select ${p.userId}::int, ${p.chapterId}::int, ${p.price}::int from debit
+        returning 1
       ), transfer as (
         insert into ledger_transfers (id, kind, user_id, amount, chapter_id)
         select ${transferId}::text, 'purchase', ${p.userId}::int, ${p.price}::int, ${p.chapterId}::int from debit
@@ -69,16 +91,77 @@ export function createLedgerRepository(db: Database) {
         select transfer.id, (select id from ledger_accounts where code = 'system:sales'), ${p.price}::int from transfer
         returning 1
       )
-      select (select count(*) from claim)::int as claimed, (select count(*) from debit)::int as debited,
-             (select count(*) from entries)::int as entries, (select balance from debit)::text as balance`);
-    const [row] = rowsOf<{ claimed: number; debited: number; entries: number; balance: string | null }>(
-      result,
+      select exists (select 1 from owned) as owned,
+             (select count(*) from debit)::int as debited,
+             (select count(*) from claim)::int as claimed,
+             (select count(*) from entries)::int as entries,
+             (select balance from debit)::text as balance,
+             case when exists (select 1 from owned)
+               then (select balance from ledger_accounts where user_id = ${p.userId}::int) end::text as held`);
+  }
+
+  /** Whether the user owns the chapter now, and their balance now: a fresh statement, a fresh snapshot. */
+  async function ownershipNow(p: Purchase): Promise<{ owned: boolean; balance: number }> {
+    const [row] = rowsOf<{ owned: boolean; balance: string | null }>(
+      await db.execute(sql`
+        select exists (
+                 select 1 from chapter_purchases
+                 where user_id = ${p.userId}::int and chapter_id = ${p.chapterId}::int
+               ) as owned,
+               (select balance from ledger_accounts where user_id = ${p.userId}::int)::text as balance`),
     );
-    if (!row || row.claimed === 0) return { outcome: 'owned', balance: null };
-    if (p.price === 0) return { outcome: 'bought', balance: null };
-    if (row.debited === 0) return { outcome: 'short', balance: null };
-    if (row.entries !== 2) throw new Error('purchase posted without both entries');
-    return { outcome: 'bought', balance: Number(row.balance) };
+    return { owned: row?.owned === true, balance: Number(row?.balance ?? 0) };
+  }
+
+  /** A chapter at price 0: a claim and no transfer (the ledger has no zero movements). */
+  async function claimFree(p: Purchase): Promise<PurchaseResult> {
+    const claimed = rowsOf(
+      await db.execute(sql`
+        insert into chapter_purchases (user_id, chapter_id, price)
+        values (${p.userId}::int, ${p.chapterId}::int, 0)
+        on conflict (user_id, chapter_id) do nothing
+        returning 1`),
+    );
+    const { balance } = await ownershipNow(p);
+    return { outcome: claimed.length === 1 ? 'bought' : 'owned', balance };
+  }
+
+  async function purchase(p: Purchase): Promise<PurchaseResult> {
+    if (!Number.isInteger(p.price) || p.price < 0) throw new Error(`purchase at ${p.price} coins`);
+    if (p.price === 0) return claimFree(p);
+    let row:
+      | {
+          owned: boolean;
+          debited: number;
+          claimed: number;
+          entries: number;
+          balance: string | null;
+          held: string | null;
+        }
+      | undefined;
+    try {
+      [row] = rowsOf<NonNullable<typeof row>>(await purchaseStatement(p));
+    } catch (err) {
+      // A concurrent buy of this chapter committed after our snapshot and our debit passed the balance
+      // re-check on its row: the claim's or the transfer's key refused ours, and the whole statement (debit
+      // included) was rolled back. The chapter is owned; answer the balance as it is now.
+      if (!isPurchaseCollision(err)) throw err;
+      return { outcome: 'owned', balance: (await ownershipNow(p)).balance };
+    }
+    if (!row) throw new Error('the purchase statement answered no row');
+    if (row.owned) return { outcome: 'owned', balance: Number(row.held ?? 0) };
+    if (row.debited === 1) {
+      // The claim, the transfer and both entries come from the debit's one row (a missing system account
+      // fails the statement on a NOT NULL): this only asserts how the statement is built.
+      if (row.claimed !== 1 || row.entries !== 2)
+        throw new Error('purchase posted without its claim or entries');
+      return { outcome: 'bought', balance: Number(row.balance) };
+    }
+    // Nothing was debited. Either the balance is short, or a concurrent buy of this chapter committed after
+    // our snapshot: PostgreSQL re-checked `balance >= price` on that buy's new row version (not the NOT
+    // EXISTS, read from our snapshot) and the balance it left is short. A fresh statement tells them apart.
+    const now = await ownershipNow(p);
+    return { outcome: now.owned ? 'owned' : 'short', balance: now.balance };
   }
 
   return {
@@ -113,23 +196,17 @@ export function createLedgerRepository(db: Database) {
     },
 
     /**
-     * Claims the chapter for the user and pays for it, in one statement, inside the caller's transaction:
-     * - 'owned': the claim already existed (bought before, or a concurrent buy won): nothing charged;
-     * - 'bought': claimed and `price` coins moved to system:sales (price 0 claims without a transfer);
-     * - 'short': claimed but the balance is short; the caller must roll back so the claim is not kept.
-     * A concurrent buy of the same chapter waits on the claim's unique key and then sees 'owned'.
+     * Buys a chapter: one autocommit statement, never inside a caller's transaction (a key collision must abort
+     * only this statement, and the ownership re-check needs a snapshot of its own). Answers what it did and
+     * the balance after it:
+     * - 'bought': `price` coins moved to system:sales and the claim written, all in the one statement (price 0:
+     *   the claim alone);
+     * - 'owned': bought before, or a concurrent buy of the same chapter won: nothing charged;
+     * - 'short': the balance does not cover the price: nothing written.
      */
-    async buyChapter(q: Queryable, p: Purchase): Promise<PurchaseOutcome> {
-      return (await purchase(q, p)).outcome;
-    },
+    buyChapter: purchase,
 
-    /**
-     * buyChapter, also answering the balance the debit left ('bought' with a price), read from the same
-     * statement so a purchase needs no second query; null otherwise.
-     */
-    buyChapterWithBalance: purchase,
-
-    /** The user's coins; pass the transaction to read its own uncommitted purchase. */
+    /** The user's coins (0 without a ledger account). */
     async balanceOf(userId: number, q: Queryable = db): Promise<number> {
       const [row] = await q
         .select({ balance: ledgerAccounts.balance })

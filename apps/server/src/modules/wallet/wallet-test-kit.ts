@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { sessionCookie, type TestApp } from '../../../test/test-app.ts';
+import { dbKind } from '../../../test/test-database.ts';
 import type { Database } from '../../db/client.ts';
 import { books, categories, chapters } from '../../db/schema/index.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
@@ -99,4 +100,41 @@ export function nth<T>(list: readonly T[], index = 0): T {
   const item = list[index];
   if (item === undefined) throw new Error(`no item ${index} in a list of ${list.length}`);
   return item;
+}
+
+/**
+ * Runs `start` while another transaction holds the user's ledger account row, and lets go once `waiters`
+ * statements of this database wait for a lock: each of them took its snapshot before any of them could buy,
+ * so concurrent buys race as closely as they can. PostgreSQL only; on PGlite (one connection, statements in
+ * turn) it just runs `start`. Keep `waiters` under the pool size minus one (this transaction's connection).
+ */
+export async function whileAccountLocked<T>(
+  db: Database,
+  userId: number,
+  waiters: number,
+  start: () => Promise<T>,
+): Promise<T> {
+  if (dbKind !== 'postgres') return start();
+  let started: Promise<T> | undefined;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from ledger_accounts where user_id = ${userId} for update`);
+    started = start();
+    // Awaited below; until then a failure must not count as unhandled.
+    started.catch(() => {});
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      // pg_stat_activity is read once per transaction unless its snapshot is cleared.
+      await tx.execute(sql`select pg_stat_clear_snapshot()`);
+      const [row] = rowsOf<{ n: number }>(
+        await tx.execute(sql`
+          select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`),
+      );
+      if ((row?.n ?? 0) >= waiters) break;
+      if (Date.now() > deadline) throw new Error(`only ${row?.n ?? 0} of ${waiters} statements waited`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+  if (!started) throw new Error('not started');
+  return started;
 }

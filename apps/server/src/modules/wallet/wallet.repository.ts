@@ -1,15 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { books, chapterPurchases, chapters } from '../../db/schema/index.ts';
-import { createLedgerRepository } from './ledger.repository.ts';
+import { createLedgerRepository, type PurchaseResult } from './ledger.repository.ts';
 
 const rowsOf = <T>(result: unknown): T[] =>
   Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
-/** Thrown inside the purchase transaction to roll it back: the claim of a short purchase must not be kept. */
-class ShortBalance extends Error {}
-
-export type BuyOutcome = { outcome: 'owned' | 'bought' | 'short'; balance: number };
+export type BuyOutcome = PurchaseResult;
 
 /** A line of the consumption records before it is worded: a ledger transfer or a paid VIP order. */
 export interface RecordRow {
@@ -55,21 +52,11 @@ export function createWalletRepository(db: Database) {
     },
 
     /**
-     * One transaction around the ledger's purchase statement. A short balance rolls it back (the claim goes
-     * with it) and answers the balance as it is after the rollback.
+     * The ledger's purchase: one autocommit statement, no explicit transaction (ledger.buyChapter). Answers
+     * the outcome and the balance after it; a short balance writes nothing.
      */
-    async buy(p: { userId: number; chapterId: number; price: number }): Promise<BuyOutcome> {
-      try {
-        return await db.transaction(async (tx) => {
-          const { outcome, balance } = await ledger.buyChapterWithBalance(tx, p);
-          if (outcome === 'short') throw new ShortBalance();
-          return { outcome, balance: balance ?? (await ledger.balanceOf(p.userId, tx)) };
-        });
-      } catch (error) {
-        if (!(error instanceof ShortBalance)) throw error;
-        return { outcome: 'short', balance: await ledger.balanceOf(p.userId) };
-      }
-    },
+    buy: (p: { userId: number; chapterId: number; price: number }): Promise<BuyOutcome> =>
+      ledger.buyChapter(p),
 
     /** Ledger transfers of the user and their paid VIP orders, newest first. */
     async records(userId: number, limit: number, offset: number): Promise<RecordRow[]> {
