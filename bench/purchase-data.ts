@@ -160,10 +160,10 @@ export const pgbenchTokenHash = (userId: number) => String(userId);
  * The SQL statements the server sends to PostgreSQL for one purchase, in order, captured from the real code:
  * the identity plugin's session lookup (`resolveSession`), then the wallet service's `buyChapter` (the
  * chapter's price, prepared; the ledger's purchase statement), run against drizzle's node-postgres driver on
- * a client that records each query and answers what a purchase would find. Their parameters become pgbench
- * variables: :u the reader (also the session's token hash, see pgbenchTokenHash), :now the time, :c the
- * chapter, :p the price and :np its negative. The transfer id, one text parameter, is built from :u and :c in
- * SQL, because pgbench variables are numbers.
+ * a client that records each query and answers what a purchase would find. The purchase statement is the call
+ * of the ledger's function `ledger_buy_chapter` (migration 0003), so pgbench runs the same function body with
+ * its plan kept per connection, as the server's connections do. Their parameters become pgbench variables: :u
+ * the reader (also the session's token hash, see pgbenchTokenHash), :now the time, :c the chapter, :p the price.
  */
 export async function purchaseRequestForPgbench(): Promise<{
   statements: string[];
@@ -178,12 +178,7 @@ export async function purchaseRequestForPgbench(): Promise<{
       const query = typeof config === 'string' ? { text: config } : config;
       sent.push({ name: query.name ?? null, text: query.text, params });
       if (query.name === 'wallet_chapter_for_sale') return { rows: [[marks.price, false]], fields: [] };
-      if (/^\s*with owned as/.test(query.text)) {
-        return {
-          rows: [{ owned: false, debited: 1, claimed: 1, entries: 2, balance: '0', held: null }],
-          fields: [],
-        };
-      }
+      if (query.name === 'ledger_buy_chapter') return { rows: [[false, 1, 1, 2, '0', null]], fields: [] };
       return { rows: [], fields: [] };
     },
   };
@@ -202,8 +197,6 @@ export async function purchaseRequestForPgbench(): Promise<{
     [marks.userId, ':u'],
     [marks.chapterId, ':c'],
     [marks.price, ':p'],
-    [-marks.price, ':np'],
-    [`purchase:${marks.userId}:${marks.chapterId}`, `('purchase:' || :u::text || ':' || :c::text)`],
   ]);
   const statements = sent.map(({ text: sql, params }) => {
     let text = sql;
@@ -214,13 +207,11 @@ export async function purchaseRequestForPgbench(): Promise<{
       if (!replacement) throw new Error(`unexpected parameter $${i} = ${String(value)} in ${sql}`);
       text = text.replaceAll(`$${i}`, replacement);
     }
-    // pgbench takes every ':name' for a variable, even inside a string literal: the one literal with a
-    // colon becomes a variable holding the same text (defined with -D sales_account=system:sales).
+    // pgbench takes every ':name' for a variable, even inside a string literal.
     const literals = sql.match(/'[^']*'/g) ?? [];
-    if (literals.some((literal) => /:[A-Za-z_]/.test(literal) && literal !== "'system:sales'")) {
+    if (literals.some((literal) => /:[A-Za-z_]/.test(literal))) {
       throw new Error('a string literal with a colon that pgbench would take for a variable');
     }
-    text = text.replaceAll("'system:sales'", ':sales_account');
     // pgbench reads one SQL command up to its semicolon; blank lines and indentation are harmless.
     return `${text.trim()};`;
   });

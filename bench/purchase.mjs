@@ -550,7 +550,6 @@ async function benchPostgres(workDir) {
       '\\set u :first_user + :client_id + :clients * random(0, (:last_user - :first_user - :client_id) / :clients)',
       '\\set c random(:first_chapter, :last_chapter)',
       `\\set p ${data.PRICE}`,
-      `\\set np -${data.PRICE}`,
       ...request.statements,
       '',
     ].join('\n'),
@@ -564,7 +563,6 @@ async function benchPostgres(workDir) {
       last_user: bench.lastUserId,
       first_chapter: Math.min(...pgChapters),
       last_chapter: Math.max(...pgChapters),
-      sales_account: 'system:sales',
       // The session lookup's "now": fixed for the run (the sessions expire in a year).
       now: new Date().toISOString(),
     },

@@ -51,6 +51,13 @@ describeDb('database client', () => {
         'system:payments',
         'system:sales',
       ]);
+      // Migration 0003 creates the ledger's purchase function.
+      const fn = await opened.db.execute(
+        sql`select to_regprocedure('ledger_buy_chapter(int, int, int)')::text as name`,
+      );
+      expect((fn as unknown as { rows: { name: string | null }[] }).rows[0]?.name).toBe(
+        'ledger_buy_chapter(integer,integer,integer)',
+      );
     } finally {
       await opened.close();
     }

@@ -38,6 +38,7 @@ export interface PurchaseResult {
   balance: number;
 }
 
+/** A purchase's transfer id: `ledger_buy_chapter` (migration 0003) builds the same one in SQL. */
 export const purchaseTransferId = (userId: number, chapterId: number) => `purchase:${userId}:${chapterId}`;
 
 /** The unique keys a purchase writes: either colliding means a concurrent buy of the same chapter won. */
@@ -56,49 +57,37 @@ const isPurchaseCollision = (err: unknown) => {
  *
  * A purchase is that one statement alone, in autocommit: PostgreSQL (and PGlite) runs a statement outside
  * BEGIN/COMMIT as a transaction of its own, so the debit, the claim, the transfer and its entries are kept
- * together or not at all, and no BEGIN/COMMIT round trips are spent on it.
+ * together or not at all, and no BEGIN/COMMIT round trips are spent on it. Its text lives in the database, as
+ * the function `ledger_buy_chapter` (migration 0003), called by one statement, so its plan is kept.
  */
 export function createLedgerRepository(db: Database) {
   /**
-   * The purchase statement (see buyChapter). `owned` and the final select read the statement's snapshot. The
-   * debit is the only row it locks; the claim, the transfer and the entries are written from the debit's row,
-   * so a statement that does not debit writes nothing, and an error anywhere in it (the claim's key, a CHECK)
-   * undoes the debit with the rest. Concurrent buys by one user queue on the debit's row lock; a waiter then
-   * re-checks `balance >= price` on the new row version (PostgreSQL's EvalPlanQual) but not `owned`, which
-   * stays what its snapshot saw: purchase() answers the two ways that can end.
+   * The purchase statement (see buyChapter): a call of `ledger_buy_chapter` (migration 0003), whose body is
+   * one query of data-modifying CTEs, so PL/pgSQL keeps its plan for the session (PGlite, each pooled
+   * PostgreSQL connection) and the statement sent is short to parse and plan. `owned` and the final select read
+   * that query's snapshot. The debit is the only row it locks; the claim, the transfer
+   * (`purchase:{userId}:{chapterId}`, as purchaseTransferId) and the entries are written from the debit's row,
+   * so a call that does not debit writes nothing, and an error anywhere in it (the claim's key, a CHECK) undoes
+   * the debit with the rest and reaches us with its code and constraint. Concurrent buys by one user queue on
+   * the debit's row lock; a waiter then re-checks `balance >= price` on the new row version (PostgreSQL's
+   * EvalPlanQual) but not `owned`, which stays what its snapshot saw: purchase() answers the two ways that can
+   * end.
    */
-  function purchaseStatement(p: Purchase) {
-    const transferId = purchaseTransferId(p.userId, p.chapterId);
-    return db.execute(sql`
-      with owned as (
-        select 1 from chapter_purchases where user_id = ${p.userId}::int and chapter_id = ${p.chapterId}::int
-      ), debit as (
-        update ledger_accounts set balance = balance - ${p.price}::int
-        where user_id = ${p.userId}::int and balance >= ${p.price}::int and not exists (select 1 from owned)
-        returning id, balance
-      ), claim as (
-        insert into chapter_purchases (user_id, chapter_id, price)
-        select ${p.userId}::int, ${p.chapterId}::int, ${p.price}::int from debit
-        returning 1
-      ), transfer as (
-        insert into ledger_transfers (id, kind, user_id, amount, chapter_id)
-        select ${transferId}::text, 'purchase', ${p.userId}::int, ${p.price}::int, ${p.chapterId}::int from debit
-        returning id
-      ), entries as (
-        insert into ledger_entries (transfer_id, account_id, amount)
-        select transfer.id, debit.id, ${-p.price}::int from transfer, debit
-        union all
-        select transfer.id, (select id from ledger_accounts where code = 'system:sales'), ${p.price}::int from transfer
-        returning 1
-      )
-      select exists (select 1 from owned) as owned,
-             (select count(*) from debit)::int as debited,
-             (select count(*) from claim)::int as claimed,
-             (select count(*) from entries)::int as entries,
-             (select balance from debit)::text as balance,
-             case when exists (select 1 from owned)
-               then (select balance from ledger_accounts where user_id = ${p.userId}::int) end::text as held`);
-  }
+  // Built once, and named on PostgreSQL (parsed once per connection); PGlite ignores the name, and it saves
+  // drizzle building the query on every purchase there too.
+  const purchaseStatement = db
+    .select({
+      owned: sql<boolean>`owned`,
+      debited: sql<number>`debited`,
+      claimed: sql<number>`claimed`,
+      entries: sql<number>`entries`,
+      balance: sql<string | null>`balance::text`,
+      held: sql<string | null>`held::text`,
+    })
+    .from(
+      sql`ledger_buy_chapter(${sql.placeholder('userId')}::int, ${sql.placeholder('chapterId')}::int, ${sql.placeholder('price')}::int)`,
+    )
+    .prepare('ledger_buy_chapter');
 
   /** Whether the user owns the chapter now, and their balance now: a fresh statement, a fresh snapshot. */
   async function ownershipNow(p: Purchase): Promise<{ owned: boolean; balance: number }> {
@@ -140,7 +129,7 @@ export function createLedgerRepository(db: Database) {
         }
       | undefined;
     try {
-      [row] = rowsOf<NonNullable<typeof row>>(await purchaseStatement(p));
+      [row] = await purchaseStatement.execute({ userId: p.userId, chapterId: p.chapterId, price: p.price });
     } catch (err) {
       // A concurrent buy of this chapter committed after our snapshot and our debit passed the balance
       // re-check on its row: the claim's or the transfer's key refused ours, and the whole statement (debit
