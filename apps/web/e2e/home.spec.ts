@@ -54,6 +54,43 @@ test('home shows the carousel, every section with books, and the banners for a n
   await shot(page, 'home-bottom');
 });
 
+test('the carousel moves on by itself every 2.5 s, loops both ways, and a tap opens the ad', async ({
+  page,
+}) => {
+  await page.goto('/home');
+  const carousel = page.getByTestId('ad-carousel');
+  const track = carousel.locator('.ad-track');
+  const dots = carousel.locator('.ad-dots span');
+  await expect(dots.first()).toHaveClass(/is-shown/);
+  const count = await dots.count();
+  expect(count).toBeGreaterThan(1);
+  const position = () => track.evaluate((el) => Math.round(el.scrollLeft / el.clientWidth));
+  await expect(dots.nth(0)).toHaveClass(/is-shown/);
+  expect(await position()).toBe(1);
+  await expect(dots.nth(1)).toHaveClass(/is-shown/, { timeout: 4000 });
+  // A swipe ends with the finger lifted, which also restarts the 2.5 s wait.
+  const swipeTo = (where: 'start' | 'end') =>
+    track.evaluate((el, to) => {
+      el.scrollTo({ left: to === 'start' ? 0 : el.scrollWidth, behavior: 'instant' });
+      el.dispatchEvent(new Event('touchend'));
+    }, where);
+  // Back past the first ad: the copy of the last, then the last ad itself.
+  await swipeTo('start');
+  await expect(dots.nth(count - 1)).toHaveClass(/is-shown/);
+  await expect.poll(position).toBe(count);
+  // On past the last ad: the copy of the first, then the first ad itself.
+  await swipeTo('end');
+  await expect(dots.nth(0)).toHaveClass(/is-shown/);
+  await expect.poll(position).toBe(1);
+  const ads = await page.evaluate(
+    async () => (await (await fetch('/api/book/home/index')).json()).data.adList,
+  );
+  // The demo library's first ad opens a book (jump type 2).
+  expect(ads[0].jumpType).toBe(2);
+  await carousel.locator('.ad-slide').first().click();
+  await expect(page).toHaveURL(new RegExp(`/book/${ads[0].bizId}$`));
+});
+
 test('recent reading shows up to 3 history entries, linking to the chapter', async ({ page }) => {
   await page.goto('/home');
   await waitForVisitor(page);

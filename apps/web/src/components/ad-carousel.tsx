@@ -1,14 +1,27 @@
 import type { Ad } from '@yueman/contract';
-import { Swiper } from 'antd-mobile';
-import { memo } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { imageUrl } from '../lib/images.ts';
+import { useCarouselLoop } from './use-carousel-loop.ts';
 import './ad-carousel.css';
 
-/** Ad carousel (spec sections 3 and 9): autoplay every 2500 ms, looping; a tap follows the ad's jump type. */
+/**
+ * Ad carousel (spec sections 3 and 9): autoplay every 2500 ms, looping both ways, swiped by hand; a tap follows
+ * the ad's jump type.
+ *
+ * Built on the browser's scroll snapping rather than antd-mobile's Swiper: Swiper brings its animation library
+ * (about 27 KB gzip), whose start-up was a task of about 300 ms on Lighthouse's slow phone, on home and every
+ * list, before or after the first screen. Here a swipe is native scrolling and autoplay a smooth scroll.
+ */
 export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads: Ad[]; eager?: boolean }) {
   const navigate = useNavigate();
-  if (ads.length === 0) return null;
+  const track = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState(0);
+  const looping = useCarouselLoop(track, ads.length, setShown);
+  const first = ads[0];
+  const last = ads[ads.length - 1];
+  if (!first || !last) return null;
+
   const open = (ad: Ad) => {
     switch (ad.jumpType) {
       case -1:
@@ -26,25 +39,44 @@ export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads:
         break;
     }
   };
+  const slide = (ad: Ad, key: string, opts: { main?: boolean; copy?: 'first' | 'last' } = {}) => (
+    <button
+      key={key}
+      type="button"
+      className={`ad-slide ${opts.copy ? `ad-copy-${opts.copy}` : ''}`}
+      // The copies that make the loop seamless are not separate ads for a screen reader or the keyboard.
+      aria-hidden={opts.copy ? true : undefined}
+      tabIndex={opts.copy ? -1 : undefined}
+      onClick={() => open(ad)}
+    >
+      <img
+        src={imageUrl(ad.imgPath, 500)}
+        width={750}
+        height={300}
+        alt="广告"
+        loading={opts.main ? 'eager' : 'lazy'}
+        fetchPriority={opts.main ? 'high' : 'auto'}
+        decoding="async"
+      />
+    </button>
+  );
   return (
     <div className="ad-carousel" data-testid="ad-carousel">
-      <Swiper autoplay={ads.length > 1} autoplayInterval={2500} loop={ads.length > 1}>
-        {ads.map((ad, i) => (
-          <Swiper.Item key={ad.imgPath}>
-            <button type="button" className="ad-slide" onClick={() => open(ad)}>
-              <img
-                src={imageUrl(ad.imgPath, 500)}
-                width={750}
-                height={300}
-                alt="广告"
-                loading={eager && i === 0 ? 'eager' : 'lazy'}
-                fetchPriority={eager && i === 0 ? 'high' : 'auto'}
-                decoding="async"
-              />
-            </button>
-          </Swiper.Item>
-        ))}
-      </Swiper>
+      <div className="ad-frame">
+        <div className="ad-track" ref={track}>
+          {ads.map((ad, i) => slide(ad, ad.imgPath, { main: eager && i === 0 }))}
+          {/* The copy of the last ad comes first on screen (CSS order), after the ads in the document. */}
+          {looping && slide(first, 'copy-first', { copy: 'first' })}
+          {looping && slide(last, 'copy-last', { copy: 'last' })}
+        </div>
+        {looping && (
+          <div className="ad-dots" aria-hidden>
+            {ads.map((ad, i) => (
+              <span key={ad.imgPath} className={i === shown ? 'is-shown' : ''} />
+            ))}
+          </div>
+        )}
+      </div>
     </div>
   );
 });

@@ -17,6 +17,19 @@ function coverKey() {
 const covers = new Map<string, Promise<string | null>>();
 
 /**
+ * Base64 to bytes. `Uint8Array.from(atob(text), mapFn)` cost about 10 ms a cover on a slow phone (a function
+ * call per byte), a plain loop a fraction of that; newer browsers decode natively.
+ */
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const U8 = Uint8Array as typeof Uint8Array & { fromBase64?(s: string): Uint8Array<ArrayBuffer> };
+  if (U8.fromBase64) return U8.fromBase64(text);
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
  * A cover arrives as text: base64 of a 12-byte IV, then AES-256-GCM ciphertext and tag of the WebP.
  * Resolves to an object URL, or null when the server has no cover (204) and the placeholder shows.
  */
@@ -27,7 +40,7 @@ export function coverObjectUrl(path: string, width: ImageWidth): Promise<string 
     pending = (async () => {
       const res = await fetch(imageUrl(path, width));
       if (res.status === 204 || !res.ok) return null;
-      const raw = Uint8Array.from(atob(await res.text()), (c) => c.charCodeAt(0));
+      const raw = fromBase64(await res.text());
       const plain = await crypto.subtle.decrypt(
         { name: 'AES-GCM', iv: raw.slice(0, 12) },
         await coverKey(),

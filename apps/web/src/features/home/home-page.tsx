@@ -1,4 +1,4 @@
-import type { Book } from '@yueman/contract';
+import type { Book, HomeIndex } from '@yueman/contract';
 import { memo, startTransition, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { AdCarousel } from '../../components/ad-carousel.tsx';
@@ -33,14 +33,48 @@ const TileStrip = memo(function TileStrip({ books }: { books: Book[] }) {
   );
 });
 
+/** The sections below the first screen. */
+function sectionsBelow(data: HomeIndex) {
+  return [
+    <Section key="update" title="每日更新" more="/home/new" testId="home-update">
+      <TileStrip books={data.updateList} />
+    </Section>,
+    <Section key="latest" title="新书" more="/home/latest" testId="home-latest">
+      <TileGrid books={data.newList} />
+    </Section>,
+    <Section key="kkbg" title="大咖" more="/home/kkbg" testId="home-kkbg">
+      <div className="home-bighits">
+        {data.kkbgList.slice(0, 5).map((b, i) => (
+          <BigHit key={b.bookId} book={b} wide={i === 0} />
+        ))}
+      </div>
+    </Section>,
+    <Section key="ranked" title="人气排行" more="/home/ranked" testId="home-ranked">
+      <div className="home-ranked">
+        {data.hotList.slice(0, 3).map((b, i) => (
+          <BookRow key={b.bookId} book={b} rank={i + 1} />
+        ))}
+      </div>
+    </Section>,
+    <Section key="new-on" title="新书速递" more="/home/new-on" testId="home-new-on">
+      <TileGrid books={data.newOnList} />
+    </Section>,
+  ];
+}
+
 export default function HomePage() {
   const { data, isPending, isError, refetch } = useHomeIndex();
-  // The first screen renders at once; the sections below it render in a transition, which React slices into
-  // short tasks, so a slow phone stays responsive while they build (Lighthouse's total blocking time).
-  const [below, setBelow] = useState(false);
+  // The first screen renders at once; the sections below it follow one per task, each in a transition that
+  // React slices into short tasks. One section at a time also keeps each commit (DOM, effects, layout) short,
+  // so a slow phone stays responsive while they build (Lighthouse's total blocking time).
+  const below = data ? sectionsBelow(data) : [];
+  const [shown, setShown] = useState(0);
   useEffect(() => {
-    if (data) startTransition(() => setBelow(true));
-  }, [data]);
+    if (shown >= below.length) return;
+    const next = setTimeout(() => startTransition(() => setShown((n) => n + 1)), 0);
+    return () => clearTimeout(next);
+  }, [shown, below.length]);
+  const allShown = below.length > 0 && shown >= below.length;
   return (
     <main className="page home">
       <header className="home-head">
@@ -64,37 +98,11 @@ export default function HomePage() {
           <Section title="推荐" more="/home/recommend" testId="home-recommend">
             <TileGrid books={data.recommendList} eager />
           </Section>
-          {below && (
-            <>
-              <Section title="每日更新" more="/home/new" testId="home-update">
-                <TileStrip books={data.updateList} />
-              </Section>
-              <Section title="新书" more="/home/latest" testId="home-latest">
-                <TileGrid books={data.newList} />
-              </Section>
-              <Section title="大咖" more="/home/kkbg" testId="home-kkbg">
-                <div className="home-bighits">
-                  {data.kkbgList.slice(0, 5).map((b, i) => (
-                    <BigHit key={b.bookId} book={b} wide={i === 0} />
-                  ))}
-                </div>
-              </Section>
-              <Section title="人气排行" more="/home/ranked" testId="home-ranked">
-                <div className="home-ranked">
-                  {data.hotList.slice(0, 3).map((b, i) => (
-                    <BookRow key={b.bookId} book={b} rank={i + 1} />
-                  ))}
-                </div>
-              </Section>
-              <Section title="新书速递" more="/home/new-on" testId="home-new-on">
-                <TileGrid books={data.newOnList} />
-              </Section>
-            </>
-          )}
+          {below.slice(0, shown)}
         </>
       )}
       {/* Below the sections only once they are there: rendered earlier, they would be pushed down (layout shift). */}
-      {!isPending && (below || isError) && (
+      {!isPending && (allShown || isError) && (
         <>
           <DownloadBanner />
           <ServiceLinks />

@@ -1,12 +1,15 @@
-import { Toast } from 'antd-mobile';
 import { Link } from 'react-router';
 import { isVip, useUserStore } from '../../../lib/user-store.ts';
 
 /** Download the app, or add the site to the home screen. */
 export function DownloadBanner() {
   const url = useUserStore((s) => s.commonInfo?.appDownloadUrl);
+  // A hint to read rather than an alert: longer on screen and not modal. Toast loads on tap, keeping its
+  // animation library off the home screen's first load.
   const hint = () =>
-    Toast.show({ content: '点击浏览器菜单中的“添加到主屏幕”，即可把阅漫添加到桌面', duration: 2500 });
+    void import('antd-mobile/es/components/toast').then(({ default: Toast }) =>
+      Toast.show({ content: '点击浏览器菜单中的“添加到主屏幕”，即可把阅漫添加到桌面', duration: 2500 }),
+    );
   return (
     <div className="home-download" data-testid="home-download">
       <span className="home-download-logo" aria-hidden>
