@@ -7,8 +7,12 @@ async function storedUser(page: Page) {
 }
 
 /** A new visitor on a phone of their own, on the account page, registered. */
-async function visitor(browser: Browser, path = '/user') {
-  const context = await browser.newContext();
+async function visitor(browser: Browser, path = '/user', network?: string) {
+  // The e2e server trusts X-Forwarded-For (TRUST_PROXY, playwright.config.ts), so a context can stand for a
+  // phone on a network of its own: payments made by other spec files from 127.0.0.1 do not match it.
+  const context = await browser.newContext(
+    network ? { extraHTTPHeaders: { 'x-forwarded-for': network } } : {},
+  );
   const page = await context.newPage();
   await page.goto(path);
   await waitForVisitor(page);
@@ -281,12 +285,11 @@ test('consumption records of a new visitor show the empty state', async ({ page 
 
 test('find account by the date of a real sandbox payment, from a second device on the same network', async ({
   browser,
-  page,
   baseURL,
 }) => {
+  const network = '198.51.100.23';
   // The payer: a visitor who buys a coin pack through the sandbox cashier.
-  await page.goto('/user');
-  await waitForVisitor(page);
+  const { page } = await visitor(browser, '/user', network);
   const payer = (await storedUser(page)).userInfo;
   const pack = await payInSandbox(page, 'coin', payer.userId, `${baseURL}/user`);
   const coins = pack.itemCount + pack.presentCount;
@@ -296,8 +299,8 @@ test('find account by the date of a real sandbox payment, from a second device o
     await expect(page.getByTestId('user-coins')).toHaveText(String(coins), { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
 
-  // Another phone on the same network (127.0.0.1) finds the account by today's China date.
-  const finder = await visitor(browser, '/user/find-account');
+  // Another phone on the same network finds the account by today's China date.
+  const finder = await visitor(browser, '/user/find-account', network);
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
   await finder.page.getByRole('button', { name: '扣款日期' }).click();
   await finder.page.locator('.adm-picker-header-button', { hasText: '确定' }).click();

@@ -113,7 +113,7 @@ test('a priced chapter shows the buy overlay; without coins it leads to the rech
   await expect(buy).toHaveCount(0);
   await shot(page, 'reader-recharge-overlay');
   await recharge.getByRole('button', { name: '阅币不足，前往充值' }).click();
-  await expect(page).toHaveURL(/\/purchase\?bookId=3$/);
+  await expect(page).toHaveURL(new RegExp(`/purchase\\?bookId=3&number=${priced.number}$`));
   await expect(page.getByText('充值中心')).toBeVisible();
 });
 
@@ -161,6 +161,7 @@ test('bad addresses and missing chapters say so', async ({ page }) => {
   await expect(page.getByText('当前书本信息未加载，请返回主页重新操作')).toBeVisible();
   await page.goto('/book/read/1/9999?title=x');
   await expect(page.getByText('没有更多章节啦 ^_^')).toBeVisible();
+  await shot(page, 'reader-no-more');
 });
 
 test('a priced chapter without a user asks to come back later', async ({ page }) => {

@@ -20,6 +20,9 @@ test('an empty or over-long keyword is refused with the spec messages', async ({
   page.on('request', (r) => r.url().includes('/api/book/search') && searches.push(r.url()));
   await submit(page).click();
   await expect(page.getByText('请输入搜索关键字')).toBeVisible();
+  // The alert is modal: while it shows, its mask takes the taps meant for the screen behind it.
+  await expect(page.locator('.adm-toast-mask')).toHaveCSS('pointer-events', 'auto');
+  await shot(page, 'search-alert');
   await field(page).fill('   ');
   await submit(page).click();
   await expect(page.getByText('请输入搜索关键字')).toBeVisible();

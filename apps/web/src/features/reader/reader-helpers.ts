@@ -25,5 +25,5 @@ export const MESSAGES = {
   noUser: '信息获取失败，请返回稍后重试',
   vip: '开通VIP，海量漫画免费看',
   notVipFree: '本书不属于VIP免费阅读作品，请购买阅读',
-  buySoon: '购买功能即将开放',
+  bought: '购买成功',
 } as const;

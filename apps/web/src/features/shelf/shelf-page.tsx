@@ -1,6 +1,7 @@
 import type { Book } from '@yueman/contract';
-import { Tabs, Toast } from 'antd-mobile';
+import { Tabs } from 'antd-mobile';
 import { Link, useSearchParams } from 'react-router';
+import { showAlert } from '../../components/alert.ts';
 import { publishStatusLabel } from '../../components/book-list.tsx';
 import { Cover } from '../../components/cover.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
@@ -64,7 +65,7 @@ function FavouriteRow({ book }: { book: Book }) {
         aria-label={`取消收藏 ${book.title}`}
         onClick={() => {
           toggle(book);
-          Toast.show({ content: '已取消收藏', duration: 1500 });
+          showAlert('已取消收藏');
         }}
       >
         取消收藏

@@ -1,5 +1,6 @@
 import { Toast } from 'antd-mobile';
 import { useSearchParams } from 'react-router';
+import { showAlert } from '../../components/alert.ts';
 import { safeReturnPath } from './safe-return.ts';
 import './support.css';
 
@@ -13,7 +14,7 @@ export default function OpenInBrowserPage() {
       await navigator.clipboard.writeText(address);
       Toast.show({ icon: 'success', content: '链接已复制', duration: 1500 });
     } catch {
-      Toast.show({ content: '请长按链接复制', duration: 1500 });
+      showAlert('请长按链接复制');
     }
   };
 

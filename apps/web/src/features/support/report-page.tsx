@@ -1,5 +1,6 @@
 import { Button, Form, Input, Radio, TextArea, Toast } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router';
+import { showAlert } from '../../components/alert.ts';
 import { TopBar } from '../../components/top-bar.tsx';
 import { useSubmitReport } from './api/submit-report.ts';
 import { safeReturnPath, safeServiceUrl } from './safe-return.ts';
@@ -36,7 +37,7 @@ export default function ReportPage() {
           setTimeout(() => navigate(returnTo, { replace: true }), 1500);
         },
         onError: (err) =>
-          Toast.show({ content: err instanceof Error && err.message ? err.message : '提交失败，请稍后重试' }),
+          showAlert(err instanceof Error && err.message ? err.message : '提交失败，请稍后重试'),
       },
     );
   };

@@ -1,8 +1,8 @@
 import type { ChapterInfo } from '@yueman/contract';
 import { Checkbox } from 'antd-mobile';
 import { useAutoBuyStore } from '../auto-buy-store.ts';
+import { useFade } from '../hooks/use-fade.ts';
 import { MESSAGES } from '../reader-helpers.ts';
-import { useFade } from './use-fade.ts';
 
 /**
  * The buy confirmation (kind 'buy') and the recharge prompt (kind 'recharge'): the chapter price, the VIP hint,

@@ -1,0 +1,134 @@
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { BookDetail, UserInfo } from '@yueman/contract';
+import { shot, waitForVisitor } from './support.ts';
+
+// Buying chapters in the reader with real coins: the visitor pays through the sandbox gateway (the server's own
+// cashier and notification), then buys from the overlay, with auto-buy, runs short, and reads free with VIP.
+
+async function detailOf(request: APIRequestContext, bookId: number) {
+  return ((await (await request.get(`/api/book/detail/${bookId}`)).json()) as { data: BookDetail }).data;
+}
+
+async function userInfo(page: Page): Promise<UserInfo> {
+  return (await (await page.request.get('/api/user/info')).json()).data;
+}
+
+/** Pays for a pack through the sandbox cashier (alipay_wap: no discount) and waits for the coins or VIP. */
+async function topUp(page: Page, pack: { id: number; type: 'coin' | 'vip'; cents: number }) {
+  const before = await userInfo(page);
+  const q = new URLSearchParams({
+    rechargerAmount: String(pack.cents),
+    payPurposeId: String(pack.id),
+    payChannel: 'alipay_wap',
+    payPurpose: pack.type,
+    appType: 'wap_browser',
+    vueReturnUrl: '/user',
+  });
+  const apply = await page.request.get(`/h5/pay/apply?${q}`, { maxRedirects: 0 });
+  expect(apply.status()).toBe(302);
+  const cashier = new URL(apply.headers().location ?? '');
+  const confirm = await page.request.post(`${cashier.pathname}/confirm`, { maxRedirects: 0 });
+  expect(confirm.status()).toBe(302);
+  // The gateway notifies the server on its own; the coins arrive when it has been acknowledged.
+  await expect
+    .poll(async () => {
+      const now = await userInfo(page);
+      return pack.type === 'coin' ? now.avaliableAmount > before.avaliableAmount : now.vipType !== 'none';
+    })
+    .toBe(true);
+}
+
+async function pricedChapters(request: APIRequestContext, vipFree: boolean) {
+  for (let bookId = 1; bookId <= 64; bookId++) {
+    const detail = await detailOf(request, bookId);
+    if (detail.book.vipFree !== vipFree) continue;
+    const priced = detail.chapterList.filter((c) => c.price > 0);
+    if (priced.length >= 2) return { detail, priced };
+  }
+  throw new Error(`no ${vipFree ? 'VIP-free' : 'not VIP-free'} book with two priced chapters`);
+}
+
+const readerUrl = (bookId: number, number: number) => `/book/read/${bookId}/${number}?title=x`;
+const pages = (page: Page) => page.locator('.reader-page-img');
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/home');
+  await waitForVisitor(page);
+});
+
+test('buys a chapter from the overlay, then reads it; buying again charges nothing', async ({ page }) => {
+  await topUp(page, { id: 1, type: 'coin', cents: 600 });
+  const { detail, priced } = await pricedChapters(page.request, true);
+  const chapter = priced[0] as (typeof priced)[number];
+  await page.goto(readerUrl(detail.book.bookId, chapter.number));
+  const buy = page.locator('.reader-pay-buy');
+  await expect(buy).toContainText('余额：600阅币');
+  await buy.getByRole('button', { name: '购买本章节' }).click();
+  await expect(page.getByText('购买成功')).toBeVisible();
+  await expect(pages(page).first()).toBeVisible();
+  await expect(buy).toHaveCount(0);
+  await shot(page, 'reader-bought');
+  expect((await userInfo(page)).avaliableAmount).toBe(600 - chapter.price);
+
+  // Reading it again shows the pages at once; the catalogue marks it bought.
+  await page.reload();
+  await expect(pages(page).first()).toBeVisible();
+  const list = await page.request.post(`/api/book/chapter/list?bookId=${detail.book.bookId}`, {
+    form: { bookId: String(detail.book.bookId) },
+  });
+  const bought = (await list.json()).data.find(
+    (c: { chapterId: number }) => c.chapterId === chapter.chapterId,
+  );
+  expect(bought.alreadyBuy).toBe(true);
+  expect((await userInfo(page)).avaliableAmount).toBe(600 - chapter.price);
+});
+
+test('with 自动购买下一话 on, the next priced chapter is bought without a dialog', async ({ page }) => {
+  await topUp(page, { id: 1, type: 'coin', cents: 600 });
+  const { detail, priced } = await pricedChapters(page.request, true);
+  const [first, second] = priced as [(typeof priced)[number], (typeof priced)[number]];
+  await page.goto(readerUrl(detail.book.bookId, first.number));
+  const buy = page.locator('.reader-pay-buy');
+  await buy.getByText('自动购买下一话').click();
+  await buy.getByRole('button', { name: '购买本章节' }).click();
+  await expect(pages(page).first()).toBeVisible();
+
+  await page.goto(readerUrl(detail.book.bookId, second.number));
+  await expect(pages(page).first()).toBeVisible();
+  await expect(page.locator('.reader-pay')).toHaveCount(0);
+  await expect(page.getByText('购买成功')).toHaveCount(0);
+  expect((await userInfo(page)).avaliableAmount).toBe(600 - first.price - second.price);
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-auto-buy') ?? '{}').state);
+  expect(stored.bookIds).toEqual([detail.book.bookId]);
+});
+
+test('running out of coins leads to the recharge centre with the book id', async ({ page }) => {
+  const { detail, priced } = await pricedChapters(page.request, false);
+  const chapter = priced[0] as (typeof priced)[number];
+  await page.goto(readerUrl(detail.book.bookId, chapter.number));
+  await page.locator('.reader-pay-buy').getByRole('button', { name: '购买本章节' }).click();
+  const recharge = page.locator('.reader-pay-recharge');
+  await expect(recharge).toContainText('余额：0阅币');
+  await recharge.getByRole('button', { name: '阅币不足，前往充值' }).click();
+  await expect(page).toHaveURL(
+    new RegExp(`/purchase\\?bookId=${detail.book.bookId}&number=${chapter.number}$`),
+  );
+  await expect(page.getByText('充值中心')).toBeVisible();
+  expect((await userInfo(page)).avaliableAmount).toBe(0);
+});
+
+test('VIP reads a VIP-free book free; a book that is not VIP-free still asks to buy', async ({ page }) => {
+  await topUp(page, { id: 5, type: 'vip', cents: 3000 });
+  const free = await pricedChapters(page.request, true);
+  await page.goto(readerUrl(free.detail.book.bookId, (free.priced[0] as { number: number }).number));
+  await expect(pages(page).first()).toBeVisible();
+  await expect(page.locator('.reader-pay')).toHaveCount(0);
+
+  const paid = await pricedChapters(page.request, false);
+  await page.goto(readerUrl(paid.detail.book.bookId, (paid.priced[0] as { number: number }).number));
+  await expect(page.locator('.reader-pay-buy')).toContainText('本书不属于VIP免费阅读作品，请购买阅读');
+  await expect(page.locator('.reader-pay-buy')).toHaveCSS('opacity', '1');
+  await shot(page, 'reader-vip-not-free');
+  const info = await userInfo(page);
+  expect(info).toMatchObject({ vipType: expect.not.stringMatching(/^none$/), avaliableAmount: 0 });
+});
