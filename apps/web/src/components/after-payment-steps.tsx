@@ -1,19 +1,13 @@
-import type { UserInfo } from '@yueman/contract';
 import { Dialog, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { call } from '../lib/api-client.ts';
 import { isAndroidShell } from '../lib/app-type.ts';
 import { clientType } from '../lib/user-agent.ts';
+import { refreshUser } from '../lib/user-info.ts';
 import { useUserStore } from '../lib/user-store.ts';
 import './after-payment-dialog.css';
 
 const SERVICE_HOURS = '10:00-21:00';
-
-async function refreshUserInfo() {
-  const res = await call<UserInfo>('dynamic', 'GET', '/api/user/info').catch(() => null);
-  if (res?.result) useUserStore.getState().setUser(res.data);
-}
 
 type Client = 'android-app' | 'android-browser' | 'ios';
 
@@ -93,7 +87,7 @@ export default function AfterPaymentDialogs() {
               bold: true,
               onClick: () => {
                 setStep('yes');
-                void refreshUserInfo();
+                void refreshUser();
               },
             },
           ],

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'antd-mobile';
 import { useState } from 'react';
+import { userInfoQuery } from '../../lib/user-info.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useBindMobile } from './api/bind-mobile.ts';
-import { userInfoQuery } from './api/get-user-info.ts';
 import { AccountForm, AccountPage, Field, TextInput } from './components/account-layout.tsx';
 import { showAlert, showDone } from './show-alert.ts';
 

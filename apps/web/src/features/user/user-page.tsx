@@ -1,8 +1,8 @@
 import { Toast } from 'antd-mobile';
 import { Link } from 'react-router';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { useUserInfo } from '../../lib/user-info.ts';
 import { isVip, useUserStore } from '../../lib/user-store.ts';
-import { useUserInfo } from './api/get-user-info.ts';
 import './user.css';
 
 async function copy(text: string, what: string) {

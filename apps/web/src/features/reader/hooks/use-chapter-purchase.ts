@@ -2,9 +2,9 @@ import type { BuyChapterResult, BuyChapterShort, ChapterInfo } from '@yueman/con
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { showAlert } from '../../../components/alert.ts';
+import { refreshUser } from '../../../lib/user-info.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
 import { buyChapter } from '../api/buy-chapter.ts';
-import { refreshUser } from '../api/refresh-user.ts';
 import { useAutoBuyStore } from '../auto-buy-store.ts';
 import { MESSAGES } from '../reader-helpers.ts';
 

@@ -1,9 +1,9 @@
 import type { ChapterInfo } from '@yueman/contract';
 import { useEffect, useRef } from 'react';
 import { showAlert } from '../../../components/alert.ts';
+import { refreshUser } from '../../../lib/user-info.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
 import { useReadChapter } from '../api/read-chapter.ts';
-import { refreshUser } from '../api/refresh-user.ts';
 import { MESSAGES } from '../reader-helpers.ts';
 
 /** What the chapter call answered, in the reader's terms (spec sections 4 and 8). */
