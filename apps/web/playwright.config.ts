@@ -12,7 +12,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry in CI, reported as 'flaky' in the log: an account spec has twice waited 20 s in vain for a sandbox
+  // payment's credit on a loaded machine (not reproduced since; see the issue note). A retry keeps one such
+  // run from blocking a landing while it stays visible.
+  retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'list' : 'line',
   use: {
     baseURL: `http://127.0.0.1:${port}`,

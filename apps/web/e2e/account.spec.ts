@@ -297,7 +297,7 @@ test('find account by the date of a real sandbox payment, from a second device o
   await expect(async () => {
     await page.goto('/user');
     await expect(page.getByTestId('user-coins')).toHaveText(String(coins), { timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
 
   // Another phone on the same network finds the account by today's China date.
   const finder = await visitor(browser, '/user/find-account', network);
@@ -345,7 +345,7 @@ test('a VIP reader sees the VIP expiry and no VIP sales banner', async ({ page, 
     await expect(page.getByTestId('user-vip')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/, {
       timeout: 1_000,
     });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(page.getByText('VIP', { exact: true })).toBeVisible();
   await expect(page.getByText('开通VIP，海量漫画免费看')).toBeHidden();
   await settledShot(page, 'account-user-vip');
