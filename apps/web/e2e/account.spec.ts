@@ -287,7 +287,8 @@ test('find account by the date of a real sandbox payment, from a second device o
   browser,
   baseURL,
 }) => {
-  const network = '198.51.100.23';
+  // A network of its own for each run of this test (a retry must not find two payers on it).
+  const network = `198.51.100.${1 + Math.floor(Math.random() * 254)}`;
   // The payer: a visitor who buys a coin pack through the sandbox cashier.
   const { page } = await visitor(browser, '/user', network);
   const payer = (await storedUser(page)).userInfo;
