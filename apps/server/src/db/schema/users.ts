@@ -6,7 +6,7 @@ export const users = pgTable(
   {
     id: integer().primaryKey().generatedByDefaultAsIdentity(),
     account: text().notNull().unique(),
-    // scrypt, self-describing (see users/password.ts); never the plaintext.
+    // argon2id PHC string, self-describing (see users/password.ts); never the plaintext.
     passwordHash: text().notNull(),
     visitorId: text().notNull(),
     branchId: integer().notNull().default(-2),
