@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  type AppType,
   Envelope,
   PayApplyApp,
   PayApplyQuery,
@@ -59,6 +60,23 @@ const appAnswer = (order: PayOrder, channel: PayChannel, start: PaymentStart) =>
   expiresAt: order.expiresAt.toISOString(),
 });
 
+/** Who asks for an order and from where: kept on the order for reconciliation (CONTRACT.md section 4). */
+function whoAndWhere(
+  req: FastifyRequest,
+  q: { appType?: AppType; branchId?: number; fromDomain?: string; vueReturnUrl?: string },
+) {
+  const branchHeader = req.headers['x-branch-id'];
+  return {
+    sessionUserId: req.user?.userId ?? null,
+    appType: q.appType ?? payments.DEFAULT_APP_TYPE,
+    branchId: q.branchId ?? (branchHeader ? branchIdFrom(branchHeader) : undefined),
+    fromDomain: q.fromDomain,
+    returnUrl: q.vueReturnUrl,
+    traceId: visitorIdFrom(req.headers['x-trace-id']),
+    clientIp: req.ip,
+  };
+}
+
 export async function paymentsRoutes(app: FastifyInstance, deps: payments.PaymentsDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -94,19 +112,12 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
       reply.header('Cache-Control', 'no-store');
       const q = req.query;
       const { order, channel, start } = await payments.applyForPayment(deps, {
-        sessionUserId: req.user?.userId ?? null,
         claimedUserId: q.userId,
         packId: q.payPurposeId,
         payPurpose: q.payPurpose,
         channelCode: q.payChannel,
         rechargerAmount: q.rechargerAmount,
-        appType: q.appType ?? payments.DEFAULT_APP_TYPE,
-        branchId:
-          q.branchId ?? (req.headers['x-branch-id'] ? branchIdFrom(req.headers['x-branch-id']) : undefined),
-        fromDomain: q.fromDomain,
-        returnUrl: q.vueReturnUrl,
-        traceId: visitorIdFrom(req.headers['x-trace-id']),
-        clientIp: req.ip,
+        ...whoAndWhere(req, q),
       });
       if (start.kind === 'redirect') return reply.redirect(start.url, 302);
       return ok(appAnswer(order, channel, start));
@@ -128,17 +139,10 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
     async (req) => {
       const q = req.query;
       const { order, channel, start } = await payments.applyForPayment(deps, {
-        sessionUserId: req.user?.userId ?? null,
         payPurpose: q.payPurpose,
         channelCode: q.payChannel,
         rechargerAmount: q.rechargerAmount,
-        appType: q.appType ?? payments.DEFAULT_APP_TYPE,
-        branchId:
-          q.branchId ?? (req.headers['x-branch-id'] ? branchIdFrom(req.headers['x-branch-id']) : undefined),
-        fromDomain: q.fromDomain,
-        returnUrl: q.vueReturnUrl,
-        traceId: visitorIdFrom(req.headers['x-trace-id']),
-        clientIp: req.ip,
+        ...whoAndWhere(req, q),
       });
       return ok(appAnswer(order, channel, start));
     },
