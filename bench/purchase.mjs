@@ -14,27 +14,18 @@ import {
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
+import { childPids, envNumber, freePort, sleep, tail } from './bench-kit.mjs';
 import { summariseProfiles } from './profile-summary.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(benchDir);
 const resultsDir = path.join(benchDir, 'results');
-
-function envNumber(name, fallback, min) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min)
-    throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
-  return value;
-}
 
 const settings = {
   seconds: envNumber('BENCH_SECONDS', 10, 1),
@@ -111,20 +102,6 @@ function tempDir(prefix) {
 
 // -------------------------------------------------------------------------------------------- helpers
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 function healthy(port) {
   return new Promise((resolve) => {
     const req = http.get(
@@ -137,14 +114,6 @@ function healthy(port) {
     req.on('error', () => resolve(false));
     req.on('timeout', () => req.destroy());
   });
-}
-
-function tail(file, lines = 30) {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
 }
 
 async function stopChild(child, signal, ms = 20_000) {
@@ -176,17 +145,6 @@ function ticksOf(pid, withChildren = false) {
   const f = statFields(pid);
   if (!f) return 0;
   return f[11] + f[12] + (withChildren ? f[13] + f[14] : 0);
-}
-function childPids(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
 }
 /** PostgreSQL: the postmaster, the backends it reaped, and the live ones. */
 function postgresTicks(postmasterPid) {

@@ -15,11 +15,11 @@ import {
 } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { childPids, envNumber, freePort, sleep, tail } from './bench-kit.mjs';
 import { summariseProfiles } from './profile-summary.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -27,15 +27,6 @@ const root = path.dirname(benchDir);
 const resultsDir = path.join(benchDir, 'results');
 
 // ---------------------------------------------------------------------------------------------- settings
-
-function envNumber(name, fallback, min) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min)
-    throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
-  return value;
-}
 
 const settings = {
   seconds: envNumber('BENCH_SECONDS', 10, 1),
@@ -107,20 +98,6 @@ function tempDir(prefix) {
 
 // -------------------------------------------------------------------------------------------- helpers
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** One GET with node:http (no Accept-Encoding is added, unlike fetch): status, headers and the raw body. */
 function get(port, urlPath, timeoutMs = 30_000) {
   return new Promise((resolve, reject) => {
@@ -148,14 +125,6 @@ async function getJson(port, urlPath) {
   const json = JSON.parse(res.body.toString('utf8'));
   if (json.code !== 200) throw new Error(`GET ${urlPath}: code ${json.code} ${json.msg}`);
   return json.data;
-}
-
-function tail(file, lines = 30) {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
 }
 
 /** Sends `signal`, waits up to `ms` for the exit, then SIGKILL. */
@@ -401,18 +370,6 @@ function readTicks(pid) {
     return Number(fields[11]) + Number(fields[12]); // utime + stime
   } catch {
     return 0;
-  }
-}
-
-function childPids(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
   }
 }
 
