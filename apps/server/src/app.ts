@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createCatalogRepository } from './modules/catalog/catalog.repository.ts';
 import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
-import { createImageHost } from './modules/images/index.ts';
+import { cachedFreePages, createImageHost, createPageGrants } from './modules/images/index.ts';
 import { registerPayments } from './modules/payments/index.ts';
 import { createSupportRepository } from './modules/support/support.repository.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
@@ -77,7 +77,13 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   const wallet = createWalletRepository(db);
-  await catalogRoutes(app, { repo: createCatalogRepository(db), ownedChapters: wallet.ownedChapters });
+  const catalogRepo = createCatalogRepository(db);
+  const grants = createPageGrants(config.pageGrantKey);
+  await catalogRoutes(app, {
+    repo: catalogRepo,
+    ownedChapters: wallet.ownedChapters,
+    grantPage: (path) => grants.grant(path),
+  });
   await usersRoutes(app, {
     repo: usersRepo,
     balanceOf: wallet.balanceOf,
@@ -94,7 +100,10 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     imageRoot: config.imageRoot,
     cacheDir: config.imageCacheDir,
     coverKey: config.coverKey,
-    draw: demoDrawer(),
+    grants,
+    isFreePage: cachedFreePages(catalogRepo.isFreePage),
+    // Demo pictures are drawn only with the demo library on, and only for images the database knows.
+    draw: config.demoLibrary ? demoDrawer(catalogRepo.isKnownImage) : undefined,
     log: app.log,
   });
   await webRoutes(app, {

@@ -13,6 +13,8 @@ export interface Config {
   imageCacheDir: string;
   /** AES-256-GCM key for covers, 32 bytes. */
   coverKey: Buffer;
+  /** HMAC-SHA256 key of the grants on priced pages, 32 bytes; the same on every server. */
+  pageGrantKey: Buffer;
   publicOrigin: string;
   staticApiBase: string;
   dynamicApiBase: string;
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
     coverKey: storedKey(env, dataDir, 'COVER_KEY', 'cover-key.hex'),
+    pageGrantKey: storedKey(env, dataDir, 'PAGE_GRANT_KEY', 'page-grant-key.hex'),
     publicOrigin,
     staticApiBase: base(env, 'STATIC_API_BASE'),
     dynamicApiBase: base(env, 'DYNAMIC_API_BASE'),

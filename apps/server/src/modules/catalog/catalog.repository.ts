@@ -158,6 +158,26 @@ export function createCatalogRepository(db: Database) {
       return { previous: Number(row?.previous ?? 0), next: Number(row?.next ?? 0) };
     },
 
+    /** True when some free chapter lists this page: its image is served without a grant (chapters_pics index). */
+    async isFreePage(path: string): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(chapters)
+        .where(and(eq(chapters.price, 0), sql`${chapters.pics} @> array[${path}]::text[]`))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** True when the image is one the database knows (the demo drawer draws only those). */
+    async isKnownImage(path: string): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(imageAssets)
+        .where(eq(imageAssets.path, path))
+        .limit(1);
+      return row !== undefined;
+    },
+
     async picSizes(paths: string[]) {
       if (paths.length === 0) return new Map<string, { width: number; height: number }>();
       const rows = await db.select().from(imageAssets).where(inArray(imageAssets.path, paths));

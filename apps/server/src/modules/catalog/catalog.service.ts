@@ -22,6 +22,8 @@ export type OwnedChapters = (userId: number, chapterIds: number[]) => Promise<Se
 export interface CatalogDeps {
   repo: CatalogRepository;
   ownedChapters: OwnedChapters;
+  /** Puts an expiring grant in front of a priced chapter's page path (images/page-grant.ts). */
+  grantPage: (path: string) => string;
 }
 
 const HOME_SECTION_SIZE = 6;
@@ -114,10 +116,10 @@ export async function chapterList(
 /**
  * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
  * (CONTRACT.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
- * or code 101 when nobody is signed in.
+ * or code 101 when nobody is signed in. A readable priced chapter's pages come with grants.
  */
 export async function readChapter(
-  { repo, ownedChapters }: CatalogDeps,
+  { repo, ownedChapters, grantPage }: CatalogDeps,
   q: { bookId: number; number: number },
   reader: Reader | null,
 ): Promise<ChapterInfo> {
@@ -159,7 +161,8 @@ export async function readChapter(
   await repo.countRead(q.bookId);
   return {
     ...info,
-    bookPics: chapter.pics,
+    // A priced chapter's pages are served only through these granted paths (CONTRACT section 5).
+    bookPics: chapter.price > 0 ? chapter.pics.map(grantPage) : chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };
 }

@@ -12,9 +12,11 @@ import { drawDemoImage } from '../../seed/drawings/index.ts';
 import { fail } from '../../shared/envelope.ts';
 import { decryptCover } from './cover-crypto.ts';
 import { createImageHost, type ImageHostOptions } from './image-host.ts';
+import { createPageGrants } from './page-grant.ts';
 
 let dir: string;
 const key = randomBytes(32);
+const grants = createPageGrants(randomBytes(32));
 const draws: string[] = [];
 const warnings: string[] = [];
 
@@ -34,6 +36,9 @@ function build(extra: Partial<ImageHostOptions> = {}) {
     coverKey: key,
     draw,
     log: { warn: (_obj, msg) => warnings.push(msg) },
+    grants,
+    // Pages under pages/priced/ stand for a priced chapter's; every other page for a free chapter's.
+    isFreePage: async (p) => !p.startsWith('pages/priced/'),
     ...extra,
   });
   const app = Fastify();
@@ -58,6 +63,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'images-'));
   await mkdir(path.join(dir, 'root/pages/t'), { recursive: true });
   await mkdir(path.join(dir, 'root/covers/t'), { recursive: true });
+  await mkdir(path.join(dir, 'root/pages/priced'), { recursive: true });
+  await writeFile(path.join(dir, 'root/pages/priced/p.png'), await png(400, 600));
   await writeFile(path.join(dir, 'root/pages/t/a.png'), await png(400, 600));
   await writeFile(path.join(dir, 'root/covers/t/c.png'), await png(600, 800));
   await writeFile(path.join(dir, 'root/pages/t/broken.png'), 'not a picture');
@@ -239,5 +246,64 @@ describe('image host', () => {
     });
     expect((await demo.app.inject('/pages/demo/6/1/2-2.png_200_0.img')).statusCode).toBe(404);
     expect((await demo.app.inject('/covers/demo/6-v.png_200_0.img')).statusCode).toBe(204);
+  });
+});
+
+describe('priced pages', () => {
+  const page = 'pages/priced/p.png';
+  const granted = (width: number, grant = grants.grant(page)) => `/${grant}_${width}_0.img`;
+
+  it('serves a granted page at every width, cacheable until the grant expires', async () => {
+    const { app } = build();
+    for (const width of [180, 200, 500, 1000]) {
+      const res = await app.inject(granted(width));
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/webp');
+      const maxAge = Number(/max-age=(\d+)/.exec(String(res.headers['cache-control']))?.[1]);
+      expect(maxAge).toBeGreaterThan(6 * 3600 - 5);
+      expect(maxAge).toBeLessThanOrEqual(12 * 3600);
+      expect(res.headers['cache-control']).toMatch(/^public, /);
+    }
+  });
+
+  it('refuses it without a grant, with a forged, altered or expired one, even once it is cached', async () => {
+    const { app } = build();
+    const good = grants.grant(page);
+    // Fetched with a grant first: the answer is now in the memory cache and the resized file on disk.
+    expect((await app.inject(granted(500, good))).statusCode).toBe(200);
+    const [, expiry, mac = ''] = good.split('/');
+    const other = createPageGrants(randomBytes(32)).grant(page);
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const refused = [
+      `/${page}_500_0.img`,
+      `/g/${expiry}/${'A'.repeat(22)}/${page}_500_0.img`,
+      `/${other}_500_0.img`,
+      `/g/${Number(expiry) + 3600}/${mac}/${page}_500_0.img`,
+      `/g/${expiry}/${mac}/pages/t/a.png_500_0.img`.replace('pages/t/a.png', 'pages/priced/q.png'),
+      `/g/${past}/${mac}/${page}_500_0.img`,
+      `/${createPageGrants(key).grant(page, Date.now() - 13 * 3600 * 1000)}_500_0.img`,
+      `/g/${expiry}/${mac.slice(1)}/${page}_500_0.img`,
+    ];
+    for (const url of refused) {
+      const res = await app.inject(url);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json()).toMatchObject({ result: false, code: 403 });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    // A conditional request without a grant learns nothing either.
+    const etag = (await app.inject(granted(500, good))).headers.etag as string;
+    const conditional = await app.inject({ url: `/${page}_500_0.img`, headers: { 'if-none-match': etag } });
+    expect(conditional.statusCode).toBe(403);
+    // A fresh host (an empty memory cache, the resized file on disk) refuses as well.
+    expect((await build().app.inject(`/${page}_500_0.img`)).statusCode).toBe(403);
+  });
+
+  it('refuses every page the database does not call free, and any grant when it has no key', async () => {
+    const denyAll = build({ isFreePage: undefined });
+    expect((await denyAll.app.inject('/pages/t/a.png_200_0.img')).statusCode).toBe(403);
+    const noKeys = build({ grants: undefined });
+    expect((await noKeys.app.inject(granted(200))).statusCode).toBe(403);
+    // Covers, thumbnails and ads need no grant.
+    expect((await denyAll.app.inject('/covers/t/c.png_200_0.img')).statusCode).toBe(200);
   });
 });

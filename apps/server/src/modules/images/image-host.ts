@@ -4,11 +4,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fail } from '../../shared/envelope.ts';
 import { encryptCover } from './cover-crypto.ts';
 import { createImageStore, type ImageLog } from './image-store.ts';
-import { isCoverPath, type ParsedImageUrl, parseImageUrl } from './image-url.ts';
+import {
+  type ImageRequest,
+  isCoverPath,
+  isPagePath,
+  type ParsedImageUrl,
+  parseImageUrl,
+} from './image-url.ts';
 import { MemoryCache } from './memory-cache.ts';
+import type { PageGrants } from './page-grant.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const MISSING_MESSAGE = '图片不存在';
+export const DENIED_MESSAGE = '请购买本章节后阅读';
 
 export interface ImageHostOptions {
   imageRoot: string;
@@ -18,13 +26,20 @@ export interface ImageHostOptions {
   /** Makes a source picture for a path that has no file (the demo drawer); null when it has none. */
   draw?: (path: string) => Promise<Buffer | null>;
   log?: ImageLog;
+  /** Checks the grants on priced pages; without it every granted URL is refused. */
+  grants?: PageGrants;
+  /**
+   * True when a page path belongs to a free chapter, so it is served without a grant. Without it, or when it
+   * answers false, a page without a valid grant answers 403: access is denied unless the database says free.
+   */
+  isFreePage?: (path: string) => Promise<boolean>;
   /** Bytes of answers kept in memory (default 64 MB), and the largest one kept (default 512 KB). */
   memoryBytes?: number;
   memoryItemBytes?: number;
   concurrency?: number;
 }
 
-export type ImageRequest = { path: string; width: number };
+export type { ImageRequest } from './image-url.ts';
 
 export interface ImageHost {
   parse(urlPath: string): ParsedImageUrl;
@@ -99,18 +114,36 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return reply.code(404).send(fail(404, MISSING_MESSAGE));
   }
 
+  /**
+   * Who may have this image, decided before any cache is looked at: the Cache-Control of a granted page (kept no
+   * longer than its grant), IMMUTABLE for open images, or null when it must be refused.
+   */
+  async function access({ path, grant }: ImageRequest): Promise<string | null> {
+    if (grant) {
+      if (!opts.grants?.verify(grant, path)) return null;
+      return `public, max-age=${opts.grants.secondsLeft(grant.expiry)}, immutable`;
+    }
+    if (!isPagePath(path)) return IMMUTABLE;
+    return (await opts.isFreePage?.(path)) ? IMMUTABLE : null;
+  }
+
   /** Resolves when the reply is written: an async function that returns the reply adopts its `then`. */
   async function respond(
     request: FastifyRequest,
     reply: FastifyReply,
     parsed: ImageRequest,
   ): Promise<FastifyReply> {
+    const cacheControl = await access(parsed);
+    if (cacheControl === null) {
+      return reply.code(403).header('cache-control', 'no-store').send(fail(403, DENIED_MESSAGE));
+    }
     const key = `${parsed.width}/${parsed.path}`;
     let answer = memo.get(key) ?? (await answerFor(key, parsed));
     if (!answer) return missing(reply, parsed.path);
     if (notModified(request.headers['if-none-match'], answer.etag)) {
-      return reply.code(304).headers({ etag: answer.etag, 'cache-control': IMMUTABLE }).send();
+      return reply.code(304).headers({ etag: answer.etag, 'cache-control': cacheControl }).send();
     }
+    const sendWith = (a: Answer) => reply.headers(a.headers).header('cache-control', cacheControl);
     if (!answer.body) {
       const file = await open(answer.file).catch(() => undefined);
       const size = await file?.stat().then(
@@ -118,14 +151,14 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
         () => file?.close().then(() => undefined),
       );
       if (file && size !== undefined) {
-        return reply.headers(answer.headers).header('content-length', size).send(file.createReadStream());
+        return sendWith(answer).header('content-length', size).send(file.createReadStream());
       }
       // The cache file went away (an operator cleaned the cache): make it again.
       memo.delete(key);
       answer = await answerFor(key, parsed);
       if (!answer) return missing(reply, parsed.path);
     }
-    return reply.headers(answer.headers).send(answer.body);
+    return sendWith(answer).send(answer.body);
   }
 
   async function handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void> {

@@ -1,0 +1,1 @@
+CREATE INDEX "chapters_pics" ON "chapters" USING gin ("pics");
