@@ -25,6 +25,8 @@ import { registerErrorHandler } from './shared/error-handler.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
 
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
 export interface AppDeps {
   config: Config;
   db: Database;
@@ -42,9 +44,17 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
       createServer((req, res) => {
         if (!answers.answerRaw(req, res)) handler(req, res);
       }),
-    trustProxy: config.trustProxy,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A hop count as proxy-addr reads it: the socket and the next hops - 1 entries from the right are proxies.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+    // A proxy's X-Request-Id is kept when it looks like one; anything else a client writes is replaced.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 64 * 1024,
   });

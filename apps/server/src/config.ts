@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -21,7 +22,11 @@ export interface Config {
   imageBase: string;
   demoLibrary: boolean;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For entries to believe: false (none: the socket address), a hop count, or the
+   * proxies' addresses / CIDR ranges. Never 'everything', which would let a client write its own address.
+   */
+  trustProxy: false | number | string[];
   registerPerHour: number;
   /** Failed password attempts per account, and per client address, in 15 minutes before 429. */
   loginFailuresPerAccount: number;
@@ -93,6 +98,42 @@ function storedKey(env: NodeJS.ProcessEnv, dataDir: string, name: string, fileNa
   return key;
 }
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A proxy address or range as proxy-addr reads it: an IP, an IP/prefix, or one of its named ranges. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [ip = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(ip);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+function trustProxy(raw: string): Config['trustProxy'] {
+  const value = raw.trim().toLowerCase();
+  if (['', 'false', 'no', '0'].includes(value)) return false;
+  if (['true', 'yes'].includes(value)) {
+    throw new ConfigError(
+      'TRUST_PROXY=true would believe any X-Forwarded-For a client writes: set the number of proxies in front of the server (e.g. 1) or their addresses / CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1)',
+    );
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 16) throw new ConfigError(`TRUST_PROXY hop count must be from 1 to 16, got "${raw}"`);
+    return hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.find((e) => !isProxyAddress(e));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be false, a hop count, or a comma list of proxy addresses / CIDR ranges; "${bad}" is none of these`,
+    );
+  }
+  return entries;
+}
+
 function merchantId(raw: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
     throw new ConfigError(`SANDBOX_MERCHANT_ID must be 1 to 64 letters, digits, _ or -, got "${raw}"`);
@@ -128,7 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageBase: base(env, 'IMAGE_BASE'),
     demoLibrary: flag(env, 'DEMO_LIBRARY'),
     logLevel: env.LOG_LEVEL ?? defaults.LOG_LEVEL,
-    trustProxy: flag(env, 'TRUST_PROXY'),
+    trustProxy: trustProxy(env.TRUST_PROXY ?? defaults.TRUST_PROXY),
     registerPerHour: integer(env, 'REGISTER_PER_HOUR', 1, 100_000),
     loginFailuresPerAccount: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', 1, 10_000),
     loginFailuresPerAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', 1, 100_000),

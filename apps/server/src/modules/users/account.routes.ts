@@ -113,7 +113,7 @@ export async function accountRoutes(
   r.post(
     '/api/user/find_account',
     {
-      // Per client address as the socket sees it (TRUST_PROXY off), so X-Forwarded-For cannot dodge it.
+      // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
       config: { rateLimit: { max: deps.findAccountPerHour, timeWindow: '1 hour' } },
       schema: {
         tags,

@@ -18,8 +18,8 @@ export class TooManyAttempts extends AppError {
 }
 
 /**
- * Checks passwords with a brute-force limit per account and per client address (the socket address unless
- * TRUST_PROXY is on, so a forged X-Forwarded-For changes nothing). An attempt is counted before argon2 runs,
+ * Checks passwords with a brute-force limit per account and per client address (the socket's, or the first
+ * one TRUST_PROXY's proxies did not add, so a forged X-Forwarded-For changes nothing). An attempt is counted before argon2 runs,
  * and a limited attempt never reaches argon2. A correct password clears its account's count and gives the
  * address its attempt back, so only failures add up.
  */

@@ -24,7 +24,7 @@ export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions
   r.post(
     '/api/user/register',
     {
-      // Per client address as the socket sees it (TRUST_PROXY off), so X-Forwarded-For cannot dodge it.
+      // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
       config: { rateLimit: { max: deps.registerPerHour, timeWindow: '1 hour' } },
       schema: {
         tags,
