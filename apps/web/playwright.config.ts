@@ -56,8 +56,6 @@ export default defineConfig({
       REGISTER_PER_HOUR: '100000',
       // The pay gateway returns the browser to PUBLIC_ORIGIN only: it must be the address the tests browse.
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      // A test may stand for a phone on another network with X-Forwarded-For (find account matches by network).
-      TRUST_PROXY: '127.0.0.1',
     },
     stdout: 'ignore',
     stderr: 'pipe',

@@ -101,6 +101,7 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     loginFailuresPerAccount: config.loginFailuresPerAccount,
     loginFailuresPerAddress: config.loginFailuresPerAddress,
     findAccountPerHour: config.findAccountPerHour,
+    findAccountPerOrderPerHour: config.findAccountPerOrderPerHour,
   });
   await walletRoutes(app, { repo: wallet });
   await supportRoutes(app, createSupportRepository(db));

@@ -32,6 +32,8 @@ export interface Config {
   loginFailuresPerAccount: number;
   loginFailuresPerAddress: number;
   findAccountPerHour: number;
+  /** find_account attempts per merchant order number per hour, from any address. */
+  findAccountPerOrderPerHour: number;
   webDist: string;
   /** HMAC-SHA256 key the sandbox gateway signs its notifications with, 32 bytes. */
   sandboxPayKey: Buffer;
@@ -56,6 +58,7 @@ const defaults = {
   LOGIN_FAILURES_PER_ACCOUNT: '10',
   LOGIN_FAILURES_PER_ADDRESS: '30',
   FIND_ACCOUNT_PER_HOUR: '10',
+  FIND_ACCOUNT_PER_ORDER_PER_HOUR: '5',
   PAY_ORDER_MINUTES: '15',
 } as const;
 
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginFailuresPerAccount: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', 1, 10_000),
     loginFailuresPerAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', 1, 100_000),
     findAccountPerHour: integer(env, 'FIND_ACCOUNT_PER_HOUR', 1, 100_000),
+    findAccountPerOrderPerHour: integer(env, 'FIND_ACCOUNT_PER_ORDER_PER_HOUR', 1, 1000),
     webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sandboxPayKey: storedKey(env, dataDir, 'SANDBOX_PAY_KEY', 'sandbox-pay-key.hex'),
     sandboxMerchantId: merchantId(env.SANDBOX_MERCHANT_ID ?? 'ym-sandbox'),

@@ -4,8 +4,9 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { seedDemoLibrary } from './seed/seed-demo.ts';
+import { loggerOptions } from './shared/logging.ts';
 
-const log = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const log = pino(loggerOptions(process.env.LOG_LEVEL ?? 'info'));
 
 async function main() {
   const startedAt = performance.now();
@@ -21,7 +22,7 @@ async function main() {
     const { seeded } = await seedDemoLibrary(database.db);
     if (seeded) log.info('demo library created');
   }
-  const app = await buildApp({ config, db: database.db, logger: { level: config.logLevel } });
+  const app = await buildApp({ config, db: database.db, logger: loggerOptions(config.logLevel) });
   await app.listen({ port: config.port, host: config.host });
   // The sandbox's notifier and the order sweeper run in this process; app.close() stops them.
   app.payments.startBackgroundJobs();

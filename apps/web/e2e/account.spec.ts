@@ -7,12 +7,8 @@ async function storedUser(page: Page) {
 }
 
 /** A new visitor on a phone of their own, on the account page, registered. */
-async function visitor(browser: Browser, path = '/user', network?: string) {
-  // The e2e server trusts X-Forwarded-For (TRUST_PROXY, playwright.config.ts), so a context can stand for a
-  // phone on a network of its own: payments made by other spec files from 127.0.0.1 do not match it.
-  const context = await browser.newContext(
-    network ? { extraHTTPHeaders: { 'x-forwarded-for': network } } : {},
-  );
+async function visitor(browser: Browser, path = '/user') {
+  const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(path);
   await waitForVisitor(page);
@@ -74,11 +70,14 @@ async function payInSandbox(page: Page, type: 'coin' | 'vip', userId: number, re
   });
   await page.goto(`/h5/pay/apply?${query}`);
   await expect(page.getByRole('button', { name: '确认支付' })).toBeVisible();
+  // The cashier shows the merchant order number, which find-account asks for.
+  const orderNo = (await page.locator('[data-order-no]').textContent()) ?? '';
+  expect(orderNo).toMatch(/^YM\d{8}[0-9A-F]{16}$/);
   if (type === 'coin') await settledShot(page, 'account-pay-cashier');
   await page.getByRole('button', { name: '确认支付' }).click();
   // The cashier hands the browser back to the site (its public origin, which need not be 127.0.0.1 here).
   await page.waitForURL(/\/(user|home)$/);
-  return pack as { itemCount: number; presentCount: number };
+  return { ...(pack as { itemCount: number; presentCount: number }), orderNo };
 }
 
 const uniqueMobile = () => `139${String(Date.now()).slice(-8)}`;
@@ -260,9 +259,16 @@ test('find account: no date says so; a visitor without payments is not found', a
   const [y, m, d] = today.split('-');
   await expect(picker).toHaveText(`${y}年${m}月${d}日`);
 
+  await page.getByRole('button', { name: '找回账号' }).click();
+  await expectAlert(page, '请输入订单号');
+  await page.getByPlaceholder('请输入商户订单号').fill('YM20240101AAAABBBBCCCCDDDD');
   const call = page.waitForRequest((r) => r.url().includes('/api/user/find_account'));
   await page.getByRole('button', { name: '找回账号' }).click();
-  expect(new URL((await call).url()).searchParams.get('chargeTime')).toBe(today);
+  // The fields travel in the form body, not in the address.
+  const sent = await call;
+  expect(new URL(sent.url()).search).toBe('');
+  expect(new URLSearchParams(sent.postData() ?? '').get('chargeTime')).toBe(today);
+  expect(new URLSearchParams(sent.postData() ?? '').get('orderNo')).toBe('YM20240101AAAABBBBCCCCDDDD');
   const dialog = page.locator('.adm-dialog');
   await expect(dialog).toHaveText(
     /对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）/,
@@ -283,14 +289,12 @@ test('consumption records of a new visitor show the empty state', async ({ page 
   await settledShot(page, 'account-records-empty');
 });
 
-test('find account by the date of a real sandbox payment, from a second device on the same network', async ({
+test('find account by the date and order number of a real sandbox payment, from another phone', async ({
   browser,
   baseURL,
 }) => {
-  // A network of its own for each run of this test (a retry must not find two payers on it).
-  const network = `198.51.100.${1 + Math.floor(Math.random() * 254)}`;
-  // The payer: a visitor who buys a coin pack through the sandbox cashier.
-  const { page } = await visitor(browser, '/user', network);
+  // The payer: a visitor who buys a coin pack through the sandbox cashier, which shows the order number.
+  const { page } = await visitor(browser, '/user');
   const payer = (await storedUser(page)).userInfo;
   const pack = await payInSandbox(page, 'coin', payer.userId, `${baseURL}/user`);
   const coins = pack.itemCount + pack.presentCount;
@@ -300,14 +304,25 @@ test('find account by the date of a real sandbox payment, from a second device o
     await expect(page.getByTestId('user-coins')).toHaveText(String(coins), { timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
 
-  // Another phone on the same network finds the account by today's China date.
-  const finder = await visitor(browser, '/user/find-account', network);
+  // The old attack: the payer's trace id and the date, from the same address, no longer find anything.
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
+  const attacker = await visitor(browser, '/user/find-account');
+  const attempt = await attacker.page.request.post('/api/user/find_account', {
+    headers: { 'x-trace-id': payer.visitorId },
+    form: { chargeTime: today, orderNo: `YM${today.replaceAll('-', '')}${'0'.repeat(16)}` },
+  });
+  expect((await attempt.json()).code).toBe(404);
+  await attacker.context.close();
+
+  // Another phone finds the account with today's China date and the order number.
+  const finder = await visitor(browser, '/user/find-account');
   await finder.page.getByRole('button', { name: '扣款日期' }).click();
   await finder.page.locator('.adm-picker-header-button', { hasText: '确定' }).click();
+  await finder.page.getByPlaceholder('请输入商户订单号').fill(pack.orderNo);
+  await settledShot(finder.page, 'account-find-filled');
   const answer = finder.page.waitForResponse((r) => r.url().includes('/api/user/find_account'));
   await finder.page.getByRole('button', { name: '找回账号' }).click();
-  expect(new URL((await answer).url()).searchParams.get('chargeTime')).toBe(today);
+  expect(new URLSearchParams((await answer).request().postData() ?? '').get('chargeTime')).toBe(today);
   await expect(finder.page.getByTestId('found-account')).toHaveText(payer.account);
   const newPassword = (await finder.page.getByTestId('found-password').textContent()) ?? '';
   expect(newPassword.length).toBeGreaterThanOrEqual(12);

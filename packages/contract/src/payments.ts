@@ -91,3 +91,19 @@ export const PayApplyApp = Type.Object({
   expiresAt: Type.String(),
 });
 export type PayApplyApp = Static<typeof PayApplyApp>;
+
+/**
+ * GET /api/pay/last_paid_order (dynamic, session): the reader's latest paid order, for the after-payment dialog, so
+ * the reader can keep its merchant order number (find-account asks for it). Null before any payment.
+ */
+export const LastPaidOrder = Type.Union([
+  Type.Object({
+    orderNo: Type.String(),
+    /** China time, 'YYYY-MM-DD HH:mm'. */
+    paidAt: Type.String(),
+    /** Cents paid. */
+    payAmount: Type.Integer(),
+  }),
+  Type.Null(),
+]);
+export type LastPaidOrder = Static<typeof LastPaidOrder>;

@@ -26,6 +26,8 @@ export const UserFromMarkQuery = Type.Object({ referUrl: Type.Optional(Type.Stri
 export const UserFromMark = Type.Object({ firstVisit: Type.Boolean() });
 
 // Empty or missing fields default to '' so the server answers the screen's own message (spec section 5).
+// The account calls take their fields from the query (the original client) or from a form body (the web app,
+// so that passwords stay out of URLs and logs); a field in the body wins.
 
 /** Login by account name or a bound mobile number (CONTRACT.md section 2). */
 export const LoginQuery = Type.Object({
@@ -39,8 +41,14 @@ export const BindMobileQuery = Type.Object({
 });
 /** Any non-empty password up to 128 characters: the spec shows no length or complexity rule. */
 export const ModifyPwdQuery = Type.Object({ password: Type.String({ maxLength: 128, default: '' }) });
-/** The China-time date of a payment, 'YYYY-MM-DD'. */
-export const FindAccountQuery = Type.Object({ chargeTime: Type.String({ maxLength: 32, default: '' }) });
+/**
+ * The China-time date of a payment, 'YYYY-MM-DD', and the merchant order number of that payment, which the payer
+ * holds (their payment app's bill, our cashier page and the after-payment dialog show it).
+ */
+export const FindAccountQuery = Type.Object({
+  chargeTime: Type.String({ maxLength: 32, default: '' }),
+  orderNo: Type.String({ maxLength: 64, default: '' }),
+});
 /** Answered once: the account found and its newly generated password ('save and log in'). */
 export const FoundAccount = Type.Object({ account: Type.String(), password: Type.String() });
 export type FoundAccount = Static<typeof FoundAccount>;

@@ -1,7 +1,9 @@
+import type { LastPaidOrder } from '@yueman/contract';
 import { Dialog, Toast } from 'antd-mobile';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { isAndroidShell } from '../lib/app-type.ts';
+import { fetchLastPaidOrder } from '../lib/last-paid-order.ts';
 import { clientType } from '../lib/user-agent.ts';
 import { refreshUser } from '../lib/user-info.ts';
 import { useUserStore } from '../lib/user-store.ts';
@@ -63,8 +65,25 @@ async function copy(text: string) {
 export default function AfterPaymentDialogs() {
   const navigate = useNavigate();
   const [step, setStep] = useState<'closed' | 'ask' | 'yes' | 'no'>('ask');
+  // The order number is what find-account asks for later; a notification may still be on its way, so a
+  // missing one simply is not shown.
+  const [order, setOrder] = useState<LastPaidOrder>(null);
   const userInfo = useUserStore((s) => s.userInfo);
   const password = useUserStore((s) => s.password);
+
+  useEffect(() => {
+    if (step !== 'yes') return;
+    // The gateway's notification may land a moment after the reader comes back: ask a few times.
+    let tries = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = async () => {
+      const found = await fetchLastPaidOrder().catch(() => null);
+      if (found) setOrder(found);
+      else if (++tries < 8) timer = setTimeout(ask, 1500);
+    };
+    void ask();
+    return () => clearTimeout(timer);
+  }, [step]);
 
   const close = () => setStep('closed');
   const account = userInfo?.account ?? '';
@@ -109,14 +128,23 @@ export default function AfterPaymentDialogs() {
                 <dt>密码</dt>
                 <dd data-testid="after-pay-password">{password || '—'}</dd>
               </div>
+              {order && (
+                <div>
+                  <dt>订单号</dt>
+                  <dd data-testid="after-pay-order-no">{order.orderNo}</dd>
+                </div>
+              )}
             </dl>
+            {order && <p className="after-pay-hint">找回账号时需要填写支付日期和订单号，请一并保存。</p>}
             {account && password && (
               <button
                 type="button"
                 className="after-pay-copy"
-                onClick={() => void copy(`账号：${account} 密码：${password}`)}
+                onClick={() =>
+                  void copy(`账号：${account} 密码：${password}${order ? ` 订单号：${order.orderNo}` : ''}`)
+                }
               >
-                复制账号和密码
+                {order ? '复制账号、密码和订单号' : '复制账号和密码'}
               </button>
             )}
             {!userInfo?.mobile && <p className="after-pay-hint">建议绑定手机号，忘记密码也能登录。</p>}

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { payChannels, payConfigs, payOrderEvents, payOrders, users } from '../../db/schema/index.ts';
 import { one } from '../../shared/rows.ts';
@@ -54,6 +54,17 @@ export function createPaymentsRepository(db: Database) {
           .values({ orderId: order.id, toStatus: 'created', source: 'apply', detail });
         return order;
       });
+    },
+
+    /** The user's most recently paid order, or undefined. */
+    async lastPaidOrder(userId: number) {
+      const [row] = await db
+        .select({ orderNo: payOrders.orderNo, paidAt: payOrders.paidAt, payAmount: payOrders.payAmount })
+        .from(payOrders)
+        .where(and(eq(payOrders.userId, userId), eq(payOrders.status, 'paid')))
+        .orderBy(desc(payOrders.paidAt))
+        .limit(1);
+      return row;
     },
 
     async orderByNo(orderNo: string) {

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   type AppType,
   Envelope,
+  LastPaidOrder,
   PayApplyApp,
   PayApplyQuery,
   PayNotifyParams,
@@ -10,6 +11,7 @@ import {
   RechargeResponse,
 } from '@yueman/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chinaTimeParts } from '../../shared/china-time.ts';
 import { ok } from '../../shared/envelope.ts';
 import { forbidden, unauthorized } from '../../shared/errors.ts';
 import { resolveSession, SESSION_COOKIE } from '../users/sessions.ts';
@@ -93,6 +95,27 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
     async (req) => {
       if (!req.user) throw unauthorized();
       return ok(await payments.rechargeCentre(deps, req.user.userId, req.query.appType));
+    },
+  );
+
+  r.get(
+    '/api/pay/last_paid_order',
+    {
+      schema: {
+        tags,
+        summary: '最近一笔已支付订单（商户订单号）',
+        response: { 200: Envelope(LastPaidOrder) },
+      },
+    },
+    async (req) => {
+      if (!req.user) throw unauthorized();
+      const order = await deps.repo.lastPaidOrder(req.user.userId);
+      if (!order?.paidAt) return ok(null);
+      return ok({
+        orderNo: order.orderNo,
+        paidAt: chinaTimeParts(order.paidAt).text,
+        payAmount: order.payAmount,
+      });
     },
   );
 

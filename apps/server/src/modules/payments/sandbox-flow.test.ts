@@ -47,7 +47,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain('¥28.50');
     expect(page.body).toContain('阅漫');
-    expect(page.body).toContain(order.orderNo);
+    expect(page.body).toContain(`<dt>商户订单号</dt><dd data-order-no>${order.orderNo}</dd>`);
     expect(page.body).toContain('确认支付');
     expect(page.body).toContain('取消');
     expect(page.body).toContain('width=device-width');
@@ -61,6 +61,11 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     expect(await payment(tradeNo)).toMatchObject({ status: 'paid', attempts: 0, acknowledgedAt: null });
     expect((await t.app.inject({ url: cashierPath })).body).toContain('支付成功');
 
+    const lastPaid = () =>
+      t.app
+        .inject({ url: '/api/pay/last_paid_order', headers: { cookie: reader.cookie } })
+        .then((r) => r.json());
+    expect(await lastPaid()).toMatchObject({ result: true, data: null });
     const sent: string[] = [];
     expect(
       await t.app.payments.deliverDueNotifications(injectSend(t, (url) => sent.push(url))),
@@ -73,6 +78,19 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     const paid = await orderByNo(t.db, order.orderNo);
     expect(paid).toMatchObject({ status: 'paid', gatewayTradeNo: tradeNo });
     expect(paid.paidAt).toBeInstanceOf(Date);
+    // The after-payment dialog shows the number find-account asks for; nobody else's, and none without a session.
+    expect((await lastPaid()).data).toEqual({
+      orderNo: order.orderNo,
+      paidAt: chinaTimeParts(paid.paidAt as Date).text,
+      payAmount: 2850,
+    });
+    const stranger = await registerReader(t);
+    const theirs = await t.app.inject({
+      url: '/api/pay/last_paid_order',
+      headers: { cookie: stranger.cookie },
+    });
+    expect(theirs.json().data).toBeNull();
+    expect((await t.app.inject({ url: '/api/pay/last_paid_order' })).statusCode).toBe(401);
     expect(await payment(tradeNo)).toMatchObject({ attempts: 1, nextAttemptAt: null });
     expect((await payment(tradeNo))?.acknowledgedAt).toBeInstanceOf(Date);
 

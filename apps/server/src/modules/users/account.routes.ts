@@ -13,7 +13,9 @@ import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
 import { unauthorized } from '../../shared/errors.ts';
 import * as account from './account.service.ts';
+import { AttemptLimiter } from './attempt-limiter.ts';
 import { findAccount } from './find-account.service.ts';
+import { formFieldsIntoQuery } from './form-fields.ts';
 import { TooManyAttempts } from './password-guard.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
@@ -43,13 +45,17 @@ async function limited<T>(req: FastifyRequest, reply: FastifyReply, run: () => P
 
 export async function accountRoutes(
   app: FastifyInstance,
-  deps: account.AccountDeps & { findAccountPerHour: number },
+  deps: account.AccountDeps & { findAccountPerHour: number; findAccountPerOrderPerHour: number },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const orderAttempts = new AttemptLimiter(3600 * 1000);
+  const takeOrderAttempt = (orderNo: string) =>
+    orderAttempts.take([{ key: orderNo, max: deps.findAccountPerOrderPerHour }]);
 
   r.post(
     '/api/user/login',
     {
+      preValidation: formFieldsIntoQuery,
       schema: {
         tags,
         summary: '登录（账号或手机号）',
@@ -69,7 +75,7 @@ export async function accountRoutes(
   r.post(
     '/api/user/bind_mobile',
     {
-      preValidation: requireSession,
+      preValidation: [requireSession, formFieldsIntoQuery],
       schema: {
         tags,
         summary: '绑定手机号',
@@ -94,7 +100,7 @@ export async function accountRoutes(
   r.post(
     '/api/user/modifyPwd',
     {
-      preValidation: requireSession,
+      preValidation: [requireSession, formFieldsIntoQuery],
       schema: {
         tags,
         summary: '修改密码',
@@ -115,20 +121,25 @@ export async function accountRoutes(
     {
       // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
       config: { rateLimit: { max: deps.findAccountPerHour, timeWindow: '1 hour' } },
+      preValidation: formFieldsIntoQuery,
       schema: {
         tags,
-        summary: '按充值日期找回账号',
+        summary: '按充值日期和商户订单号找回账号',
         querystring: FindAccountQuery,
         response: { 200: Envelope(FoundAccount) },
       },
     },
     async (req, reply) => {
-      const { found, session } = await findAccount(deps, {
-        chargeTime: req.query.chargeTime,
-        traceId: req.headers['x-trace-id'],
-        ip: req.ip,
-        oldToken: req.cookies[SESSION_COOKIE],
-      });
+      const { found, session } = await limited(req, reply, () =>
+        findAccount(
+          { ...deps, takeOrderAttempt },
+          {
+            chargeTime: req.query.chargeTime,
+            orderNo: req.query.orderNo,
+            oldToken: req.cookies[SESSION_COOKIE],
+          },
+        ),
+      );
       reply.startSession(session.token, session.expiresAt);
       return ok(found);
     },

@@ -120,3 +120,51 @@ describeDb('change the password', () => {
     expect((await modify({ password: 'y'.repeat(128) }, second)).json().result).toBe(true);
   });
 });
+
+describeDb('account calls with a form body', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REGISTER_PER_HOUR: '10000' } });
+  });
+  afterAll(() => t?.close());
+
+  const form = (url: string, fields: Record<string, string>, cookie?: string, query = '') =>
+    t.app.inject({
+      method: 'POST',
+      url: `${url}${query}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+      payload: new URLSearchParams(fields).toString(),
+    });
+
+  it('take login, bind_mobile and modifyPwd fields from the body, which wins over the query', async () => {
+    const a = await registerVisitor(t);
+    const loggedIn = await form(
+      '/api/user/login',
+      { account: a.account, password: a.password },
+      undefined,
+      '?password=wrong',
+    );
+    expect(loggedIn.json()).toMatchObject({ result: true, data: { account: a.account } });
+    const cookie = sessionCookie(loggedIn);
+
+    const bound = await form(
+      '/api/user/bind_mobile',
+      { mobile: '13700137000', password: a.password },
+      cookie,
+    );
+    expect(bound.json()).toMatchObject({ result: true, data: { mobile: '13700137000' } });
+    expect((await form('/api/user/bind_mobile', { mobile: '123' }, cookie)).json()).toMatchObject({
+      code: 400,
+      msg: '请输入正确的手机号',
+    });
+
+    expect(
+      (await form('/api/user/modifyPwd', { password: 'form-body-password' }, cookie)).json().result,
+    ).toBe(true);
+    expect((await login(t, a.account, 'form-body-password')).json().result).toBe(true);
+    expect((await form('/api/user/login', { account: a.account, password: '' })).json()).toMatchObject({
+      code: 400,
+      msg: '请输入密码',
+    });
+  });
+});

@@ -2,8 +2,8 @@ import { ACCOUNT_NOT_FOUND_MSG, AccountCode, type FoundAccount } from '@yueman/c
 import { AppError, badRequest } from '../../shared/errors.ts';
 import type { AccountDeps } from './account.service.ts';
 import { generatePassword, hashPassword } from './password.ts';
+import { TooManyAttempts } from './password-guard.ts';
 import { hashToken, issueSession } from './sessions.ts';
-import { visitorIdFrom } from './users.service.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 // China time is UTC+8 all year.
@@ -25,28 +25,37 @@ export function chinaDay(text: string): { from: Date; to: Date } | undefined {
   return { from: new Date(from), to: new Date(from + DAY_MS) };
 }
 
+/** Merchant order numbers: ours are `YM` + date + 16 hex digits; a gateway's bill shows the same number. */
+const ORDER_NO = /^[A-Z0-9]{6,64}$/;
+
+export interface FindAccountDeps extends AccountDeps {
+  /** Counts one attempt for this order number; answers the seconds to wait when it is over its limit. */
+  takeOrderAttempt: (orderNo: string) => number;
+}
+
 /**
- * Recovers the recharge account by the China-time day of a payment. Only paid orders of that day made from
- * the same device (x-trace-id) or the same network (client address) as this request count, so a stranger
- * cannot take an account by guessing dates. When exactly one account matches, its password is replaced by a
- * new generated one, every session of it ends, and this request gets a new session on it ('save and log in').
+ * Recovers the recharge account from a payment: the China-time day it was paid and its merchant order number,
+ * which only the payer holds (CONTRACT section 2). A date, a trace id or a network address is no secret, so
+ * they match nothing by themselves. Every attempt counts against the order number before the lookup, so a number
+ * cannot be guessed from many addresses. On a match the account's password is replaced by a new generated one,
+ * every session of it ends, and this request gets a new session on it ('save and log in').
  */
 export async function findAccount(
-  deps: AccountDeps,
-  input: { chargeTime: string; traceId: unknown; ip: string; oldToken: string | undefined },
+  deps: FindAccountDeps,
+  input: { chargeTime: string; orderNo: string; oldToken: string | undefined },
 ): Promise<{ found: FoundAccount; session: { token: string; expiresAt: Date } }> {
   const text = input.chargeTime.trim();
   if (text === '') throw badRequest('请选择您的充值扣款日期');
   const day = chinaDay(text);
   if (!day) throw badRequest('充值扣款日期不正确，格式为 YYYY-MM-DD');
+  const orderNo = input.orderNo.trim().toUpperCase();
+  if (orderNo === '') throw badRequest('请输入订单号');
+  if (!ORDER_NO.test(orderNo)) throw badRequest('订单号不正确，请核对支付账单中的商户订单号');
 
-  const matches = await deps.repo.paidOrderAccounts({
-    ...day,
-    traceId: visitorIdFrom(input.traceId),
-    ip: input.ip,
-  });
-  const [match] = matches;
-  if (!match || matches.length > 1) throw accountNotFound();
+  const wait = deps.takeOrderAttempt(orderNo);
+  if (wait > 0) throw new TooManyAttempts(wait);
+  const match = await deps.repo.paidOrderAccount({ ...day, orderNo });
+  if (!match) throw accountNotFound();
 
   const password = generatePassword();
   const passwordHash = await hashPassword(password);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
@@ -13,15 +13,16 @@ const NOT_FOUND = {
   data: null,
 };
 
-/** An order as the payments domain writes it: from a device (trace id) and a network (client address). */
+/** A paid (or not) order as the payments domain writes it, with a merchant order number like ours. */
 async function addOrder(
   t: TestApp,
-  o: { userId: number; paidAt: Date | null; traceId: string; clientIp: string; status?: string },
+  o: { userId: number; paidAt: Date | null; traceId?: string; clientIp?: string; status?: string },
 ) {
   const [pack] = await t.db.select().from(payConfigs).limit(1);
   if (!pack) throw new Error('the demo library has no pay configs');
+  const orderNo = `YM20240101${randomBytes(8).toString('hex').toUpperCase()}`;
   await t.db.insert(payOrders).values({
-    orderNo: randomUUID(),
+    orderNo,
     userId: o.userId,
     payConfigId: pack.id,
     purpose: pack.type,
@@ -32,16 +33,17 @@ async function addOrder(
     itemCount: pack.itemCount,
     appType: 'wap_browser',
     status: o.status ?? 'paid',
-    traceId: o.traceId,
-    clientIp: o.clientIp,
+    traceId: o.traceId ?? 'device-of-payer',
+    clientIp: o.clientIp ?? '10.10.0.1',
     createdAt: new Date((o.paidAt ?? new Date()).getTime() - 60_000),
     expiresAt: new Date((o.paidAt ?? new Date()).getTime() + 60_000),
     paidAt: o.paidAt,
   });
+  return orderNo;
 }
 
-const find = (t: TestApp, chargeTime: string | undefined, by: Caller) =>
-  post(t, '/api/user/find_account', chargeTime === undefined ? {} : { chargeTime }, by);
+const find = (t: TestApp, fields: { chargeTime?: string; orderNo?: string }, by: Caller = {}) =>
+  post(t, '/api/user/find_account', fields as Record<string, string>, by);
 
 const device = (traceId: string, ip: string, cookie?: string): Caller => ({
   ip,
@@ -49,24 +51,29 @@ const device = (traceId: string, ip: string, cookie?: string): Caller => ({
   headers: { 'x-trace-id': traceId },
 });
 
-describeDb('find the recharge account by the date of a payment', () => {
+describeDb('find the recharge account by the date and order number of a payment', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { REGISTER_PER_HOUR: '10000', FIND_ACCOUNT_PER_HOUR: '1000' } });
+    t = await createTestApp({
+      env: {
+        REGISTER_PER_HOUR: '10000',
+        FIND_ACCOUNT_PER_HOUR: '1000',
+        FIND_ACCOUNT_PER_ORDER_PER_HOUR: '100',
+      },
+    });
   });
   afterAll(() => t?.close());
 
-  it('finds the account from the same device, replaces its password and logs this request in', async () => {
+  it('finds the account from anywhere with the order number, replaces its password and logs this request in', async () => {
     const payer = await registerVisitor(t, device('device-find-0001', '10.10.0.1'));
-    await addOrder(t, {
-      userId: payer.userId,
-      paidAt: new Date('2024-03-05T04:00:00Z'),
-      traceId: 'device-find-0001',
-      clientIp: '10.10.0.1',
-    });
-    // Later, the same phone on another network, signed in as a fresh visitor.
-    const visitor = await registerVisitor(t, device('device-find-0001', '10.20.0.1'));
-    const res = await find(t, '2024-03-05', device('device-find-0001', '10.20.0.1', visitor.cookie));
+    const orderNo = await addOrder(t, { userId: payer.userId, paidAt: new Date('2024-03-05T04:00:00Z') });
+    // Later, another phone on another network, signed in as a fresh visitor.
+    const visitor = await registerVisitor(t, device('device-new-0001', '10.20.0.1'));
+    const res = await find(
+      t,
+      { chargeTime: '2024-03-05', orderNo: orderNo.toLowerCase() },
+      device('device-new-0001', '10.20.0.1', visitor.cookie),
+    );
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ result: true, code: 200, data: { account: payer.account } });
@@ -85,96 +92,98 @@ describeDb('find the recharge account by the date of a payment', () => {
     expect((await login(t, payer.account, payer.password, { ip: '10.30.0.1' })).json().result).toBe(false);
   });
 
-  it('finds it from the same network with another device', async () => {
+  it('takes the fields from a form body too, so the web app keeps them out of the URL', async () => {
     const payer = await registerVisitor(t);
-    await addOrder(t, {
-      userId: payer.userId,
-      paidAt: new Date('2024-04-01T02:00:00Z'),
-      traceId: 'device-find-0002',
-      clientIp: '10.10.0.2',
+    const orderNo = await addOrder(t, { userId: payer.userId, paidAt: new Date('2024-03-06T04:00:00Z') });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/find_account',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ chargeTime: '2024-03-06', orderNo }).toString(),
     });
-    const res = await find(t, '2024-04-01', device('device-other-0002', '10.10.0.2'));
     expect(res.json()).toMatchObject({ result: true, data: { account: payer.account } });
   });
 
-  it('answers the same 404 to a stranger and for a date without payments, byte for byte', async () => {
-    const payer = await registerVisitor(t);
+  it('no longer gives the account to someone with its trace id, its network and the date (the old attack)', async () => {
+    const victim = await registerVisitor(t, device('device-victim-01', '10.50.0.1'));
     const paidAt = new Date('2024-05-10T03:00:00Z');
-    await addOrder(t, { userId: payer.userId, paidAt, traceId: 'device-find-0003', clientIp: '10.10.0.3' });
-    const stranger = await find(t, '2024-05-10', device('device-stranger-03', '10.99.0.3'));
-    const noPayments = await find(t, '2024-05-11', device('device-find-0003', '10.10.0.3'));
-    expect(stranger.statusCode).toBe(200);
-    expect(stranger.json()).toEqual(NOT_FOUND);
-    expect(noPayments.body).toBe(stranger.body);
-    expect(stranger.cookies).toEqual([]);
-    // Nothing changed for the payer.
-    expect(await infoStatus(t, payer.cookie)).toBe(200);
-    expect((await login(t, payer.account, payer.password, { ip: '10.30.0.3' })).json().result).toBe(true);
-  });
-
-  it('answers 404 when two accounts match', async () => {
-    const paidAt = new Date('2024-06-01T05:00:00Z');
-    for (const traceId of ['device-family-01', 'device-family-02']) {
-      const payer = await registerVisitor(t);
-      await addOrder(t, { userId: payer.userId, paidAt, traceId, clientIp: '10.10.0.4' });
+    const orderNo = await addOrder(t, {
+      userId: victim.userId,
+      paidAt,
+      traceId: 'device-victim-01',
+      clientIp: '10.50.0.1',
+    });
+    const attacker = await registerVisitor(t, device('device-victim-01', '10.50.0.1'));
+    const sameDevice = device('device-victim-01', '10.50.0.1', attacker.cookie);
+    const missing = await find(t, { chargeTime: '2024-05-10' }, sameDevice);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ result: false, code: 400, msg: '请输入订单号' });
+    const guessed = `YM20240510${'0'.repeat(16)}`;
+    for (const by of [sameDevice, device('device-victim-01', '10.99.0.1')]) {
+      const res = await find(t, { chargeTime: '2024-05-10', orderNo: guessed }, by);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(NOT_FOUND);
+      expect(res.cookies).toEqual([]);
     }
-    const res = await find(t, '2024-06-01', device('device-family-01', '10.10.0.4'));
-    expect(res.json()).toEqual(NOT_FOUND);
+    // The right number on another day finds nothing either, and the answers are byte for byte the same.
+    const otherDay = await find(t, { chargeTime: '2024-05-11', orderNo }, sameDevice);
+    const unknown = await find(t, { chargeTime: '2024-05-11', orderNo: guessed }, sameDevice);
+    expect(otherDay.body).toBe(unknown.body);
+    // Nothing changed for the victim.
+    expect(await infoStatus(t, victim.cookie)).toBe(200);
+    expect((await login(t, victim.account, victim.password, { ip: '10.30.0.3' })).json().result).toBe(true);
   });
 
   it('counts only paid orders', async () => {
     const payer = await registerVisitor(t);
-    const at = new Date('2024-07-01T05:00:00Z');
-    const order = { userId: payer.userId, traceId: 'device-find-0005', clientIp: '10.10.0.5' };
-    await addOrder(t, { ...order, paidAt: null, status: 'created' });
-    await addOrder(t, { ...order, paidAt: null, status: 'expired' });
-    await addOrder(t, { ...order, paidAt: null, status: 'cancelled' });
-    // The orders were made on that day but never paid.
-    await t.db.update(payOrders).set({ createdAt: at }).where(eq(payOrders.userId, payer.userId));
-    expect((await find(t, '2024-07-01', device('device-find-0005', '10.10.0.5'))).json()).toEqual(NOT_FOUND);
+    for (const status of ['created', 'expired', 'cancelled']) {
+      const orderNo = await addOrder(t, { userId: payer.userId, paidAt: null, status });
+      // The order was made on that day but never paid.
+      await t.db
+        .update(payOrders)
+        .set({ createdAt: new Date('2024-07-01T05:00:00Z') })
+        .where(eq(payOrders.orderNo, orderNo));
+      expect((await find(t, { chargeTime: '2024-07-01', orderNo })).json()).toEqual(NOT_FOUND);
+    }
   });
 
   it('matches the China-time day of the payment, not the UTC one', async () => {
     const late = await registerVisitor(t);
     const early = await registerVisitor(t);
     // 23:30 China time on the 5th (15:30 UTC on the 5th) and 00:30 on the 6th (16:30 UTC, still the 5th in UTC).
-    await addOrder(t, {
-      userId: late.userId,
-      paidAt: new Date('2024-08-05T15:30:00Z'),
-      traceId: 'device-late-0006',
-      clientIp: '10.10.0.6',
-    });
-    await addOrder(t, {
-      userId: early.userId,
-      paidAt: new Date('2024-08-05T16:30:00Z'),
-      traceId: 'device-early-006',
-      clientIp: '10.10.0.7',
-    });
-    const lateDevice = device('device-late-0006', '10.10.0.6');
-    const earlyDevice = device('device-early-006', '10.10.0.7');
-    expect((await find(t, '2024-08-06', lateDevice)).json()).toEqual(NOT_FOUND);
-    expect((await find(t, '2024-08-05', earlyDevice)).json()).toEqual(NOT_FOUND);
-    expect((await find(t, '2024-08-05', lateDevice)).json().data.account).toBe(late.account);
-    expect((await find(t, '2024-08-06', earlyDevice)).json().data.account).toBe(early.account);
+    const lateNo = await addOrder(t, { userId: late.userId, paidAt: new Date('2024-08-05T15:30:00Z') });
+    const earlyNo = await addOrder(t, { userId: early.userId, paidAt: new Date('2024-08-05T16:30:00Z') });
+    expect((await find(t, { chargeTime: '2024-08-06', orderNo: lateNo })).json()).toEqual(NOT_FOUND);
+    expect((await find(t, { chargeTime: '2024-08-05', orderNo: earlyNo })).json()).toEqual(NOT_FOUND);
+    expect((await find(t, { chargeTime: '2024-08-05', orderNo: lateNo })).json().data.account).toBe(
+      late.account,
+    );
+    expect((await find(t, { chargeTime: '2024-08-06', orderNo: earlyNo })).json().data.account).toBe(
+      early.account,
+    );
   });
 
-  it('asks for a date, and refuses one that is not a real YYYY-MM-DD', async () => {
-    const by = device('device-find-0008', '10.10.0.8');
-    const missing = await find(t, undefined, by);
+  it('asks for a date and an order number, and refuses malformed ones before any lookup', async () => {
+    const missing = await find(t, { orderNo: 'YM2024030500000000000000AA' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ result: false, code: 400, msg: '请选择您的充值扣款日期' });
     for (const chargeTime of ['2024-02-30', '20240305', '2024-3-5', '2024-03-05T00:00', 'yesterday']) {
-      const res = await find(t, chargeTime, by);
+      const res = await find(t, { chargeTime, orderNo: 'YM2024030500000000000000AA' });
       expect(res.statusCode, chargeTime).toBe(400);
       expect(res.json().msg).toContain('充值扣款日期不正确');
+    }
+    for (const orderNo of ['YM 1', 'YM-2024', "YM'or'1'='1", 'short']) {
+      const res = await find(t, { chargeTime: '2024-03-05', orderNo });
+      expect(res.statusCode, orderNo).toBe(400);
+      expect(res.json().msg).toContain('订单号不正确');
     }
   });
 });
 
-describeDb('find-account limit', () => {
+describeDb('find-account limits', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { FIND_ACCOUNT_PER_HOUR: '3' } });
+    t = await createTestApp({ env: { FIND_ACCOUNT_PER_HOUR: '3', FIND_ACCOUNT_PER_ORDER_PER_HOUR: '2' } });
   });
   afterAll(() => t?.close());
 
@@ -182,12 +191,31 @@ describeDb('find-account limit', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       const by = { ip: '10.40.0.1', headers: { 'x-forwarded-for': `203.0.113.${i}` } };
-      statuses.push((await find(t, `2024-01-0${i + 1}`, by)).statusCode);
+      const orderNo = `YM2024010${i + 1}${'A'.repeat(16)}`;
+      statuses.push((await find(t, { chargeTime: `2024-01-0${i + 1}`, orderNo }, by)).statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
-    const limited = await find(t, '2024-01-09', { ip: '10.40.0.1' });
+    const limited = await find(
+      t,
+      { chargeTime: '2024-01-09', orderNo: `YM20240109${'B'.repeat(16)}` },
+      { ip: '10.40.0.1' },
+    );
     expect(limited.json()).toMatchObject({ result: false, code: 429 });
     expect(limited.headers['retry-after']).toBeDefined();
-    expect((await find(t, '2024-01-09', { ip: '10.40.0.2' })).json()).toEqual(NOT_FOUND);
+  });
+
+  it('limits attempts per order number, from however many addresses', async () => {
+    const payer = await registerVisitor(t);
+    const orderNo = await addOrder(t, { userId: payer.userId, paidAt: new Date('2024-02-02T04:00:00Z') });
+    // Two wrong days from two addresses use up the number's attempts; the right day from a third is refused.
+    for (const [i, day] of ['2024-02-01', '2024-02-03'].entries()) {
+      expect((await find(t, { chargeTime: day, orderNo }, { ip: `10.41.0.${i + 1}` })).json()).toEqual(
+        NOT_FOUND,
+      );
+    }
+    const third = await find(t, { chargeTime: '2024-02-02', orderNo }, { ip: '10.41.0.3' });
+    expect(third.statusCode).toBe(429);
+    expect(third.headers['retry-after']).toBeDefined();
+    expect(await infoStatus(t, payer.cookie)).toBe(200);
   });
 });

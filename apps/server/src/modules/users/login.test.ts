@@ -69,45 +69,51 @@ describeDb('login', () => {
 
   it('spends an argon2 verification on an unknown account too (no timing oracle on account existence)', async () => {
     const a = await registerVisitor(t);
-    const median = async (account: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
+    // The fastest of several tries, taken in turns: other work on a busy machine only ever adds time, so the
+    // minimum is each call's own cost, and alternating spreads any slow spell over both kinds alike.
+    const fastest = { known: Number.POSITIVE_INFINITY, unknown: Number.POSITIVE_INFINITY };
+    for (let i = 0; i < 7; i++) {
+      for (const [kind, account] of [
+        ['known', a.account],
+        ['unknown', 'yd00000001'],
+      ] as const) {
         const start = performance.now();
-        await login(t, account, 'not-the-password', { ip: '10.2.0.1' });
-        times.push(performance.now() - start);
+        await login(t, account, 'not-the-password', { ip: `10.2.0.${i + 1}` });
+        fastest[kind] = Math.min(fastest[kind], performance.now() - start);
       }
-      return times.sort((x, y) => x - y)[2] ?? 0;
-    };
-    const known = await median(a.account);
-    const unknown = await median('yd00000001');
+    }
     // Without the dummy hash an unknown account answers in a database lookup, about 20 times faster.
-    expect(unknown / known).toBeGreaterThan(0.4);
+    expect(fastest.unknown / fastest.known).toBeGreaterThan(0.4);
   });
 
-  it('limits failures per account: the 11th answers 429 from any address, whatever X-Forwarded-For says', async () => {
+  it('limits failures per account and address: the 11th from one address answers 429, whatever X-Forwarded-For says', async () => {
     const a = await registerVisitor(t);
     await post(t, '/api/user/bind_mobile', { mobile: '13800138002' }, { cookie: a.cookie });
+    const stranger = '10.3.0.1';
     for (let i = 0; i < 10; i++) {
-      const res = await login(t, a.account, `guess-${i}`, { ip: `10.3.0.${i + 1}` });
+      const res = await login(t, a.account, `guess-${i}`, { ip: stranger });
       expect(res.json()).toEqual(WRONG);
     }
     const forged = { 'x-forwarded-for': '198.51.100.7' };
-    const eleventh = await login(t, a.account, 'guess-10', { ip: '10.3.1.1', headers: forged });
+    const eleventh = await login(t, a.account, 'guess-10', { ip: stranger, headers: forged });
     expect(eleventh.statusCode).toBe(429);
     expect(eleventh.json()).toMatchObject({ result: false, code: 429 });
     expect(Number(eleventh.headers['retry-after'])).toBeGreaterThan(0);
-    // Locked: the right password is not even checked, by account name or by mobile.
-    expect((await login(t, a.account, a.password, { ip: '10.3.1.2' })).statusCode).toBe(429);
-    expect((await login(t, '13800138002', a.password, { ip: '10.3.1.3' })).statusCode).toBe(429);
-    // Another account is not locked.
+    // Locked from that address: the right password is not even checked, by account name or by mobile.
+    expect((await login(t, a.account, a.password, { ip: stranger })).statusCode).toBe(429);
+    expect((await login(t, '13800138002', a.password, { ip: stranger })).statusCode).toBe(429);
+    // The stranger cannot lock the reader out: from the reader's own network the account still logs in.
+    expect((await login(t, a.account, a.password, { ip: '10.3.1.2' })).json().result).toBe(true);
+    expect((await login(t, '13800138002', a.password, { ip: '10.3.1.3' })).json().result).toBe(true);
+    // Another account is not locked from the stranger's address either.
     const other = await registerVisitor(t);
-    expect((await login(t, other.account, other.password, { ip: '10.3.1.4' })).json().result).toBe(true);
+    expect((await login(t, other.account, other.password, { ip: stranger })).json().result).toBe(true);
   });
 
   it('holds the limit under parallel guesses: attempts are counted before argon2 runs', async () => {
     const a = await registerVisitor(t);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => login(t, a.account, `parallel-${i}`, { ip: `10.4.0.${i + 1}` })),
+      Array.from({ length: 20 }, (_, i) => login(t, a.account, `parallel-${i}`, { ip: '10.4.0.1' })),
     );
     const codes = answers.map((res) => res.json().code).sort();
     expect(codes).toEqual([...Array(10).fill(102), ...Array(10).fill(429)]);

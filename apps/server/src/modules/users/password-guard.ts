@@ -3,7 +3,7 @@ import { AttemptLimiter } from './attempt-limiter.ts';
 import { generatePassword, hashPassword, verifyPassword } from './password.ts';
 
 export interface PasswordLimits {
-  /** Password attempts per account (or unknown account name) in one window. */
+  /** Password attempts per account (or unknown account name) from one client address in one window. */
   perAccount: number;
   /** Password attempts per client address in one window. */
   perAddress: number;
@@ -18,7 +18,7 @@ export class TooManyAttempts extends AppError {
 }
 
 /**
- * Checks passwords with a brute-force limit per account and per client address (the socket's, or the first
+ * Checks passwords with a brute-force limit per account and address, and per client address (the socket's, or the first
  * one TRUST_PROXY's proxies did not add, so a forged X-Forwarded-For changes nothing). An attempt is counted before argon2 runs,
  * and a limited attempt never reaches argon2. A correct password clears its account's count and gives the
  * address its attempt back, so only failures add up.
@@ -41,8 +41,10 @@ export function createPasswordGuard(limits: PasswordLimits, now: () => number = 
       ip: string;
     }): Promise<boolean> {
       const addressKey = `address:${input.ip}`;
-      // A user is counted once whether it is named by account or by mobile.
-      const accountKey = input.user ? `user:${input.user.id}` : `name:${input.name.toLowerCase()}`;
+      // A user is counted once whether it is named by account or by mobile, and per address: a stranger's wrong
+      // guesses lock that stranger's address out of the account, never the reader on another network.
+      const account = input.user ? `user:${input.user.id}` : `name:${input.name.toLowerCase()}`;
+      const accountKey = `${account}@${input.ip}`;
       const wait = limiter.take([
         { key: addressKey, max: limits.perAddress },
         { key: accountKey, max: limits.perAccount },

@@ -83,32 +83,34 @@ export function createUsersRepository(db: Database) {
       return row;
     },
 
+    /** Removes sessions that ended before `now`; answers how many. */
+    async deleteExpiredSessions(now: Date) {
+      const gone = await db
+        .delete(sessions)
+        .where(lt(sessions.expiresAt, now))
+        .returning({ tokenHash: sessions.tokenHash });
+      return gone.length;
+    },
+
     async extendSession(tokenHash: string, expiresAt: Date) {
       await db.update(sessions).set({ expiresAt }).where(eq(sessions.tokenHash, tokenHash));
     },
 
-    /**
-     * The accounts (at most two: more than one is already 'not found') with a paid order paid in [from, to)
-     * and made from this device (trace id) or this network (client address).
-     */
-    async paidOrderAccounts(q: { from: Date; to: Date; traceId: string | undefined; ip: string }) {
-      const sameOrigin: SQL[] = [];
-      if (q.traceId) sameOrigin.push(eq(payOrders.traceId, q.traceId));
-      if (q.ip) sameOrigin.push(eq(payOrders.clientIp, q.ip));
-      if (sameOrigin.length === 0) return [];
-      return db
-        .selectDistinct({ userId: users.id, account: users.account })
+    /** The account that paid the order with this merchant number, when it was paid in [from, to). */
+    async paidOrderAccount(q: { from: Date; to: Date; orderNo: string }) {
+      const [row] = await db
+        .select({ userId: users.id, account: users.account })
         .from(payOrders)
         .innerJoin(users, eq(users.id, payOrders.userId))
         .where(
           and(
+            eq(payOrders.orderNo, q.orderNo),
             eq(payOrders.status, 'paid'),
             gte(payOrders.paidAt, q.from),
             lt(payOrders.paidAt, q.to),
-            or(...sameOrigin),
           ),
-        )
-        .limit(2);
+        );
+      return row;
     },
 
     /** True when this (branch, visitor) had not been seen before. */

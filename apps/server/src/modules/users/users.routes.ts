@@ -16,6 +16,7 @@ export interface UsersRoutesOptions extends users.UsersDeps {
   loginFailuresPerAccount: number;
   loginFailuresPerAddress: number;
   findAccountPerHour: number;
+  findAccountPerOrderPerHour: number;
 }
 
 export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions) {

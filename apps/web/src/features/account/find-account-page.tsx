@@ -6,7 +6,8 @@ import { useNavigate } from 'react-router';
 import { adoptFoundAccount } from './adopt-found-account.ts';
 import { useFindAccount } from './api/find-account.ts';
 import { chinaToday, toChargeTime, toLabel } from './china-date.ts';
-import { AccountForm, AccountPage, Field } from './components/account-layout.tsx';
+import { AccountForm, AccountPage, Field, TextInput } from './components/account-layout.tsx';
+import { OrderNoHelp } from './components/order-no-help.tsx';
 import { copyText, showAlert, showDone } from './show-alert.ts';
 
 const NOT_FOUND = '对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）';
@@ -53,11 +54,15 @@ function Found({ found, saving, onSave }: { found: FoundAccount; saving: boolean
   );
 }
 
-/** /user/find-account: recover the recharge account by the China date of a payment made on this device. */
+/**
+ * /user/find-account: recover the recharge account by the China date of a payment and its merchant order number,
+ * which only the payer holds (a date alone would let anyone take an account).
+ */
 export default function FindAccountPage() {
   const today = useMemo(chinaToday, []);
   const min = useMemo(() => new Date(today.getFullYear() - YEARS_BACK, 0, 1), [today]);
   const [date, setDate] = useState<Date | null>(null);
+  const [orderNo, setOrderNo] = useState('');
   const [picking, setPicking] = useState(false);
   const [found, setFound] = useState<FoundAccount | null>(null);
   const find = useFindAccount();
@@ -67,18 +72,22 @@ export default function FindAccountPage() {
 
   const submit = () => {
     if (!date) return void showAlert('请选择您的充值扣款日期');
-    find.mutate(toChargeTime(date), {
-      onSuccess: (res) => {
-        if (!res.result) {
-          const content = res.code === 404 ? NOT_FOUND : res.msg || '查询失败，请稍后重试';
-          return void Dialog.alert({ content, confirmText: '确定' });
-        }
-        setFound(res.data);
-        // The session is already the found account's: use it at once, so no call goes out as the old one.
-        adopt.mutate(res.data, { onSuccess: () => void queryClient.invalidateQueries() });
+    if (orderNo.trim() === '') return void showAlert('请输入订单号');
+    find.mutate(
+      { chargeTime: toChargeTime(date), orderNo: orderNo.trim() },
+      {
+        onSuccess: (res) => {
+          if (!res.result) {
+            const content = res.code === 404 ? NOT_FOUND : res.msg || '查询失败，请稍后重试';
+            return void Dialog.alert({ content, confirmText: '确定' });
+          }
+          setFound(res.data);
+          // The session is already the found account's: use it at once, so no call goes out as the old one.
+          adopt.mutate(res.data, { onSuccess: () => void queryClient.invalidateQueries() });
+        },
+        onError: () => void Dialog.alert({ content: '查询失败，请稍后重试', confirmText: '确定' }),
       },
-      onError: () => void Dialog.alert({ content: '查询失败，请稍后重试', confirmText: '确定' }),
-    });
+    );
   };
 
   const save = async () => {
@@ -98,7 +107,7 @@ export default function FindAccountPage() {
   return (
     <AccountPage
       title="找回充值账号"
-      intro="在本设备上充值过？选择充值扣款的日期，即可找回充值时使用的账号。"
+      intro="充值过却找不到账号？选择充值扣款的日期，填写该笔支付的商户订单号，即可找回充值时使用的账号。"
       hours="9:30 ~ 21:00"
     >
       {found ? (
@@ -109,6 +118,15 @@ export default function FindAccountPage() {
             <button type="button" className="account-picker" onClick={() => setPicking(true)}>
               {date ? toLabel(date) : <span className="account-placeholder">请选择您的充值扣款日期</span>}
             </button>
+          </Field>
+          <Field label="订单号">
+            <TextInput
+              value={orderNo}
+              onChange={setOrderNo}
+              placeholder="请输入商户订单号"
+              autoComplete="off"
+              maxLength={64}
+            />
           </Field>
         </AccountForm>
       )}
@@ -123,6 +141,7 @@ export default function FindAccountPage() {
         onConfirm={(d) => setDate(d)}
         renderLabel={dayLabel}
       />
+      {!found && <OrderNoHelp />}
     </AccountPage>
   );
 }

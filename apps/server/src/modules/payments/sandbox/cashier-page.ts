@@ -26,7 +26,7 @@ function layout(title: string, body: string) {
  */
 export function cashierPage(payment: SandboxPayment, merchantName: string, actionBase: string) {
   const details = `<dl><dt>收款方</dt><dd>${escapeHtml(merchantName)}</dd>
-<dt>订单号</dt><dd>${escapeHtml(payment.orderNo)}</dd><dt>交易号</dt><dd>${escapeHtml(payment.tradeNo)}</dd></dl>`;
+<dt>商户订单号</dt><dd data-order-no>${escapeHtml(payment.orderNo)}</dd><dt>交易号</dt><dd>${escapeHtml(payment.tradeNo)}</dd></dl>`;
   const amount = `<div class="amount">¥${yuan(payment.amount)}</div>`;
   const back = `<a class="button cancel" href="${escapeHtml(payment.returnUrl)}" target="_top">返回商户</a>`;
   if (payment.status === 'paid') {
@@ -47,6 +47,7 @@ export function cashierPage(payment: SandboxPayment, merchantName: string, actio
     `<div class="card">${amount}${details}</div>
 <form method="post" action="${action}/confirm" target="_top"><button class="pay" type="submit">确认支付</button></form>
 <form method="post" action="${action}/cancel" target="_top"><button class="cancel" type="submit">取消</button></form>
+<p class="note">请记下商户订单号：找回充值账号时需要填写它</p>
 <p class="note">这是沙箱支付，不会产生真实扣款</p>`,
   );
 }

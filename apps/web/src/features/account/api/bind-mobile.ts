@@ -3,11 +3,11 @@ import type { UserInfo } from '@yueman/contract';
 import { call } from '../../../lib/api-client.ts';
 
 /**
- * POST /api/user/bind_mobile?mobile=: this screen sends the mobile only (spec section 7); answers result, msg
+ * POST /api/user/bind_mobile (form body mobile): this screen sends the mobile only (spec section 7); answers result, msg
  * and, on success, the user info with the mobile bound.
  */
 export const fetchBindMobile = (mobile: string) =>
-  call<UserInfo>('dynamic', 'POST', '/api/user/bind_mobile', { query: { mobile } });
+  call<UserInfo>('dynamic', 'POST', '/api/user/bind_mobile', { form: { mobile } });
 
 export const bindMobileMutation = () =>
   mutationOptions({ mutationKey: ['user', 'bind_mobile'], mutationFn: fetchBindMobile });

@@ -1,9 +1,9 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 
-/** POST /api/user/modifyPwd?password=: answers result, msg; the server signs out the user's other sessions. */
+/** POST /api/user/modifyPwd (form body password, kept out of the URL): answers result, msg; the server signs out the user's other sessions. */
 export const fetchModifyPassword = (password: string) =>
-  call<unknown>('dynamic', 'POST', '/api/user/modifyPwd', { query: { password } });
+  call<unknown>('dynamic', 'POST', '/api/user/modifyPwd', { form: { password } });
 
 export const modifyPasswordMutation = () =>
   mutationOptions({ mutationKey: ['user', 'modifyPwd'], mutationFn: fetchModifyPassword });

@@ -1,0 +1,112 @@
+// The whole server's log, at debug level, after the calls that carry secrets: no password, session token,
+// signature, credential header or password hash may be in it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from './money/server-process.ts';
+import { dbKind } from './test-database.ts';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+// One run is enough: the log is the process's, whichever database is behind it.
+describe.skipIf(dbKind !== 'pglite')('the log of a real server', () => {
+  let server: ServerProcess;
+  let dataDir: string;
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-logs-'));
+    server = await startServer(await freePort(), {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      DEMO_LIBRARY: 'false',
+    });
+  }, 120_000);
+  afterAll(async () => {
+    server?.kill('SIGTERM');
+    await server?.exited;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (
+    method: string,
+    url: string,
+    init: { cookie?: string; headers?: Record<string, string>; body?: string } = {},
+  ) =>
+    fetch(`${server.base}${url}`, {
+      method,
+      headers: {
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+        ...(init.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
+      },
+      body: init.body,
+    });
+  const sid = (res: Response) => {
+    const cookie = res.headers.get('set-cookie') ?? '';
+    const token = /sid=([^;]+)/.exec(cookie)?.[1] ?? '';
+    secrets.push(token);
+    return `sid=${token}`;
+  };
+
+  it('holds none of the secrets the calls carried', async () => {
+    const registered = await call('POST', '/api/user/register');
+    const cookie = sid(registered);
+    const { account, password } = (await registered.json()).data;
+    secrets.push(password);
+
+    const loggedIn = await call('POST', `/api/user/login?account=${account}&password=${password}`);
+    expect((await loggedIn.json()).result).toBe(true);
+    const cookie2 = sid(loggedIn);
+    const wrong = 'WrongGuess-7Hq2';
+    secrets.push(wrong);
+    await call('POST', `/api/user/login?account=${account}&password=${wrong}`);
+    await call('POST', '/api/user/login', { body: `account=${account}&password=${wrong}` });
+
+    await call('POST', `/api/user/bind_mobile?mobile=13911112222&password=${password}`, { cookie: cookie2 });
+    const newPassword = 'NewSecret-9Kd3';
+    secrets.push(newPassword);
+    expect(
+      (await (await call('POST', `/api/user/modifyPwd?password=${newPassword}`, { cookie: cookie2 })).json())
+        .result,
+    ).toBe(true);
+
+    const orderNo = 'YM20240101ABCDEF0123456789';
+    secrets.push(orderNo);
+    await call('POST', `/api/user/find_account?chargeTime=2024-01-01&orderNo=${orderNo}`);
+
+    const sign = 'c0ffee'.repeat(10);
+    secrets.push(sign);
+    await call('POST', `/api/pay/notify/alipay_wap?sign=${sign}`, {
+      body: `amount=1&merchantId=m&nonce=n&orderNo=YM1&timestamp=1&tradeNo=T1&sign=${sign}`,
+    });
+
+    const bearer = 'Bearer AuthSecret-5Zx8';
+    secrets.push('AuthSecret-5Zx8');
+    await call('GET', '/api/user/info', { cookie: `${cookie}; other=1`, headers: { authorization: bearer } });
+    await call('GET', `/api/book/search?content=x&token=TokenSecret-3Qw1`, {
+      headers: { authorization: bearer },
+    });
+    secrets.push('TokenSecret-3Qw1');
+    await call('POST', `/api/user/modifyPwd?password=${newPassword}`, { cookie });
+
+    server.kill('SIGTERM');
+    await server.exited;
+    const log = server.output();
+    expect(log).toContain('"url":"/api/user/login?[redacted]"');
+    expect(log.length).toBeGreaterThan(1000);
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(5);
+      expect(log.includes(secret), `the log holds ${secret}`).toBe(false);
+    }
+    expect(log).not.toMatch(/\$argon2id\$/);
+  }, 60_000);
+});
