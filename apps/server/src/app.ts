@@ -21,7 +21,8 @@ import { createWalletRepository } from './modules/wallet/wallet.repository.ts';
 import { walletRoutes } from './modules/wallet/wallet.routes.ts';
 import { webRoutes } from './modules/web/web.routes.ts';
 import { demoDrawer } from './seed/demo-drawer.ts';
-import { registerErrorHandler } from './shared/error-handler.ts';
+import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
+import { registerInputGuard } from './shared/input-guard.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
 
@@ -57,9 +58,11 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     },
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 64 * 1024,
+    frameworkErrors: frameworkError,
   });
 
   registerErrorHandler(app);
+  registerInputGuard(app);
   await app.register(swagger, {
     openapi: { info: { title: '阅漫 API', version: '1.0.0', description: 'See shared/design/CONTRACT.md' } },
   });

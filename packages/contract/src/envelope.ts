@@ -16,3 +16,7 @@ export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 /** A positive page number; pages start at 1. */
 export const Page = Type.Integer({ minimum: 1, maximum: 100000, description: '页码，从 1 开始' });
 export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
+/** A branch (promotion channel) id: any value of the database's integer column; -2 is the default branch. */
+export const BranchId = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
+/** Cents a reader pays at once: up to 1,000,000 yuan, far above any pack. */
+export const Cents = Type.Integer({ minimum: 1, maximum: 100_000_000 });

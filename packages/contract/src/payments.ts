@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BranchId, Cents, Id } from './envelope.ts';
 import { UserInfo } from './users.ts';
 
 export const AppType = Type.Union(
@@ -47,12 +48,12 @@ export type RechargeResponse = Static<typeof RechargeResponse>;
 
 /** GET {dynamic}/h5/pay/apply (spec section 7). */
 export const PayApplyQuery = Type.Object({
-  rechargerAmount: Type.Integer({ minimum: 1, description: '应付金额（分），须等于套餐价乘以通道折扣' }),
-  payPurposeId: Type.Integer({ minimum: 1 }),
+  rechargerAmount: Type.Integer({ ...Cents, description: '应付金额（分），须等于套餐价乘以通道折扣' }),
+  payPurposeId: Id,
   payChannel: Type.String({ maxLength: 64 }),
   payPurpose: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
-  userId: Type.Optional(Type.Integer()),
-  branchId: Type.Optional(Type.Integer()),
+  userId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+  branchId: Type.Optional(BranchId),
   fromDomain: Type.Optional(Type.String({ maxLength: 253 })),
   appType: Type.Optional(AppType),
   vueReturnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
@@ -68,9 +69,9 @@ export type PayApplyQuery = Static<typeof PayApplyQuery>;
 export const PayPayQuery = Type.Object({
   payChannel: Type.String({ maxLength: 64 }),
   payPurpose: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
-  rechargerAmount: Type.Integer({ minimum: 1, description: '应付金额（分）' }),
+  rechargerAmount: Type.Integer({ ...Cents, description: '应付金额（分）' }),
   appType: Type.Optional(AppType),
-  branchId: Type.Optional(Type.Integer()),
+  branchId: Type.Optional(BranchId),
   fromDomain: Type.Optional(Type.String({ maxLength: 253 })),
   vueReturnUrl: Type.Optional(Type.String({ maxLength: 2048 })),
 });

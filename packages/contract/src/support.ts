@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BranchId } from './envelope.ts';
 
 export const CommonInfo = Type.Object({
   appDownloadUrl: Type.String(),
@@ -9,11 +10,11 @@ export const CommonInfo = Type.Object({
 export type CommonInfo = Static<typeof CommonInfo>;
 
 export const BranchParams = Type.Object({
-  branchId: Type.Integer({ minimum: -2147483648, maximum: 2147483647 }),
+  branchId: BranchId,
 });
 
 export const SubmitContactQuery = Type.Object({
-  userId: Type.Optional(Type.Integer({ minimum: 0 })),
+  userId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
   visitorId: Type.Optional(Type.String({ maxLength: 64 })),
   contactType: Type.Union([Type.Literal('qq'), Type.Literal('email')]),
   contactPosition: Type.String({ minLength: 1, maxLength: 100 }),

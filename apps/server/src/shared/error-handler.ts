@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from './errors.ts';
 
-const where: Record<string, string> = {
+export const PLACE_NAMES: Record<string, string> = {
   querystring: '参数',
   params: '路径参数',
   body: '表单字段',
@@ -11,7 +11,7 @@ const where: Record<string, string> = {
 /** A malformed-input message in Chinese that names the field, e.g. "参数 page 不正确". */
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
-  const place = where[error.validationContext ?? ''] ?? '参数';
+  const place = PLACE_NAMES[error.validationContext ?? ''] ?? '参数';
   if (!first) return `${place}不正确`;
   const params = first.params as { missingProperty?: string };
   if (params.missingProperty) return `缺少${place} ${params.missingProperty}`;
@@ -31,6 +31,8 @@ function send(reply: FastifyReply, status: number, code: number, msg: string, da
 
 /** The one place where failures become envelopes; internals stay in the log, with the request id. */
 export function registerErrorHandler(app: FastifyInstance) {
+  // Unknown routes and methods, and URLs the router cannot decode (`/api/%ff`), answer the envelope too.
+  app.setNotFoundHandler((_request, reply) => send(reply, 404, 404, '接口不存在'));
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.httpStatus === 403)
@@ -47,4 +49,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'unexpected error');
     return send(reply, 500, 500, '服务器开小差了，请稍后再试');
   });
+}
+
+/** Fastify's `frameworkErrors` option: a URL it cannot decode, before any route is found. */
+export function frameworkError(_error: FastifyError, _request: unknown, reply: FastifyReply) {
+  send(reply, 400, 400, '请求地址不正确');
 }
