@@ -23,6 +23,7 @@ import { webRoutes } from './modules/web/web.routes.ts';
 import { demoDrawer } from './seed/demo-drawer.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
+import { registerOriginCheck } from './shared/origin-check.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
 
@@ -67,6 +68,7 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     openapi: { info: { title: '阅漫 API', version: '1.0.0', description: 'See shared/design/CONTRACT.md' } },
   });
   await app.register(cookie);
+  registerOriginCheck(app, new Set(config.trustedOrigins));
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
   await app.register(staticCache, { answers });

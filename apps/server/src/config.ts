@@ -19,6 +19,11 @@ export interface Config {
   publicOrigin: string;
   staticApiBase: string;
   dynamicApiBase: string;
+  /**
+   * Origins whose pages may send state-changing requests and frame our pages: PUBLIC_ORIGIN, the origins of the API
+   * bases, and ALLOWED_ORIGINS.
+   */
+  trustedOrigins: string[];
   imageBase: string;
   demoLibrary: boolean;
   logLevel: string;
@@ -137,6 +142,34 @@ function trustProxy(raw: string): Config['trustProxy'] {
   return entries;
 }
 
+function origins(raw: string): string[] {
+  const list = raw
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter((o) => o !== '');
+  const bad = list.find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `ALLOWED_ORIGINS must be a comma list of origins such as https://m.example.com, got "${bad}"`,
+    );
+  }
+  return list;
+}
+
+const originOf = (base: string) => (base === '' ? [] : [new URL(base).origin]);
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+/** A local origin (the default, for trying the service out) is the same site under each loopback name. */
+export function isLocalOrigin(origin: string): boolean {
+  const url = new URL(origin);
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
+}
+function loopbackAliases(origin: string): string[] {
+  if (!isLocalOrigin(origin)) return [origin];
+  const port = new URL(origin).port;
+  return LOOPBACK_HOSTS.map((host) => `http://${host}${port ? `:${port}` : ''}`);
+}
+
 function merchantId(raw: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
     throw new ConfigError(`SANDBOX_MERCHANT_ID must be 1 to 64 letters, digits, _ or -, got "${raw}"`);
@@ -169,6 +202,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicOrigin,
     staticApiBase: base(env, 'STATIC_API_BASE'),
     dynamicApiBase: base(env, 'DYNAMIC_API_BASE'),
+    trustedOrigins: [
+      ...new Set([
+        ...loopbackAliases(publicOrigin),
+        ...originOf(base(env, 'STATIC_API_BASE')),
+        ...originOf(base(env, 'DYNAMIC_API_BASE')),
+        ...origins(env.ALLOWED_ORIGINS ?? ''),
+      ]),
+    ],
     imageBase: base(env, 'IMAGE_BASE'),
     demoLibrary: flag(env, 'DEMO_LIBRARY'),
     logLevel: env.LOG_LEVEL ?? defaults.LOG_LEVEL,
