@@ -24,6 +24,7 @@ import { demoDrawer } from './seed/demo-drawer.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
+import { registerSecurityHeaders } from './shared/security-headers.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
 
@@ -69,6 +70,7 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   });
   await app.register(cookie);
   registerOriginCheck(app, new Set(config.trustedOrigins));
+  await registerSecurityHeaders(app, { https: config.publicOrigin.startsWith('https://') });
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
   await app.register(staticCache, { answers });

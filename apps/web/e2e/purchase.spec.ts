@@ -191,7 +191,9 @@ test('a new visitor tops up coins through the sandbox cashier, comes back, confi
   await expect(saved.getByTestId('after-pay-password')).toHaveText(password);
   await expect(saved.getByRole('button', { name: '绑定手机' })).toBeVisible();
   // The order number to keep for find-account, once the notification has landed.
-  await expect(saved.getByTestId('after-pay-order-no')).toHaveText(/^YM\d{8}[0-9A-F]{16}$/, { timeout: 20_000 });
+  await expect(saved.getByTestId('after-pay-order-no')).toHaveText(/^YM\d{8}[0-9A-F]{16}$/, {
+    timeout: 20_000,
+  });
   await settle(page);
   await shot(page, 'purchase-after-pay-yes');
   await saved.getByRole('button', { name: '我已保存' }).click();

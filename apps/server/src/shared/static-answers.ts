@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { RAW_ANSWER_HEADERS } from './security-headers.ts';
 
 /**
  * Static calls (spec section 7) are the same for every reader. Each answer is kept for `ttlMs`, with its
@@ -72,6 +73,7 @@ export class StaticAnswers {
     const answer = this.lookup(req.method, req.url);
     if (!answer) return false;
     const headers: Record<string, string | number> = {
+      ...RAW_ANSWER_HEADERS,
       etag: answer.etag,
       'cache-control': STATIC_CACHE_CONTROL,
       vary: 'Accept-Encoding',

@@ -103,5 +103,5 @@ export async function registerPayments(
   });
 
   await paymentsRoutes(app, deps);
-  await sandboxRoutes(app, { repo: sandboxRepo, provider, notifier });
+  await sandboxRoutes(app, { repo: sandboxRepo, provider, notifier, trustedOrigins: config.trustedOrigins });
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { notFound } from '../../shared/errors.ts';
+import { appPolicy } from '../../shared/security-headers.ts';
 import type { ImageHost } from '../images/index.ts';
 
 export interface RuntimeConfig {
@@ -49,8 +50,15 @@ export async function webRoutes(
     });
   }
 
+  const policy = appPolicy(indexHtml, opts.runtimeConfig);
+  // The pay page's frame may come back to the app itself (the cashier returns there), so same-origin framing stays.
   const sendApp = (reply: FastifyReply) =>
-    reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    reply
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', policy)
+      .header('X-Frame-Options', 'SAMEORIGIN')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
 
   // WebP does not compress and index.html is small: these routes skip the compression hooks.
   app.get('/', { compress: false }, (_req, reply) => sendApp(reply));

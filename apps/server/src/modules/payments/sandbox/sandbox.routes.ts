@@ -1,23 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { cashierPolicy } from '../../../shared/security-headers.ts';
 import { cashierMessage, cashierPage } from './cashier-page.ts';
 import type { SandboxNotifier } from './sandbox.notifier.ts';
 import { CASHIER_PATH, type SandboxProvider, TRADE_NO } from './sandbox.provider.ts';
 import type { SandboxRepository } from './sandbox.repository.ts';
 
 const TradeParams = Type.Object({ tradeNo: Type.String({ maxLength: 64 }) });
-// The cashier may be shown in the web app's pay frame (/user/purchase/pay), so framing stays allowed.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'";
-
-function html(reply: FastifyReply, status: number, page: string) {
-  return reply
-    .code(status)
-    .header('Cache-Control', 'no-store')
-    .header('Content-Security-Policy', CSP)
-    .type('text/html; charset=utf-8')
-    .send(page);
-}
 
 const notFoundPage = () => cashierMessage('交易不存在', '交易不存在或已失效');
 
@@ -28,9 +18,26 @@ const notFoundPage = () => cashierMessage('交易不存在', '交易不存在或
  */
 export async function sandboxRoutes(
   app: FastifyInstance,
-  deps: { repo: SandboxRepository; provider: SandboxProvider; notifier: Pick<SandboxNotifier, 'wake'> },
+  deps: {
+    repo: SandboxRepository;
+    provider: SandboxProvider;
+    notifier: Pick<SandboxNotifier, 'wake'>;
+    /** Our pages, which may frame the cashier (the pay page) and where its forms lead back to. */
+    trustedOrigins: readonly string[];
+  },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const policy = cashierPolicy(deps.trustedOrigins);
+  // The cashier may be shown in the web app's pay frame (/user/purchase/pay): frame-ancestors says by whom, so the
+  // blanket X-Frame-Options: DENY does not apply here.
+  const html = (reply: FastifyReply, status: number, page: string) =>
+    reply
+      .code(status)
+      .header('Cache-Control', 'no-store')
+      .header('Content-Security-Policy', policy)
+      .removeHeader('X-Frame-Options')
+      .type('text/html; charset=utf-8')
+      .send(page);
   const schema = { hide: true, params: TradeParams };
 
   r.get(`${CASHIER_PATH}/:tradeNo`, { schema }, async (req, reply) => {

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Protective headers (CONTRACT section 2), through @fastify/helmet: nosniff, a referrer policy, no framing, and a
+ * content security policy. JSON and images get the strictest policy (they load nothing); the web app's page and
+ * the sandbox cashier set their own, fitted to what they load (appPolicy, cashierPolicy).
+ */
+export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+const NOTHING_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+/** Written by the raw fast path of static answers (static-answers.ts), which runs before Fastify and its hooks. */
+export const RAW_ANSWER_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': REFERRER_POLICY,
+  'content-security-policy': NOTHING_POLICY,
+} as const;
+
+export async function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }) {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    },
+    // Images and covers may be fetched from the page of another origin (IMAGE_BASE on a CDN).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: REFERRER_POLICY },
+    strictTransportSecurity: opts.https ? { maxAge: 31_536_000 } : false,
+    xFrameOptions: { action: 'deny' },
+  });
+}
+
+const originsOf = (...bases: string[]) => [...new Set(bases.filter(Boolean).map((b) => new URL(b).origin))];
+
+/** The sha256 sources of every inline <script> of a page, so exactly those run (no 'unsafe-inline'). */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '')
+        .digest('base64')}'`,
+  );
+}
+
+/**
+ * The web app's policy: its own scripts and the page's inline ones by hash; styles inline too (antd-mobile sets
+ * style attributes); pictures from the image host (covers decrypt to blob: URLs); calls to the API bases and the
+ * image host; the pay page frames the cashier, on the dynamic API's origin or ours.
+ */
+export function appPolicy(
+  html: string,
+  bases: { staticApiBase: string; dynamicApiBase: string; imageBase: string },
+): string {
+  const connect = originsOf(bases.staticApiBase, bases.dynamicApiBase, bases.imageBase);
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${inlineScriptHashes(html).join(' ')}`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: ${originsOf(bases.imageBase).join(' ')}`,
+    `connect-src 'self' ${connect.join(' ')}`,
+    `frame-src 'self' ${originsOf(bases.dynamicApiBase).join(' ')}`,
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ]
+    .map((d) => d.trim())
+    .join('; ');
+}
+
+/** The sandbox cashier: inline styles only; framed by our pages, posting to itself, then back to our pages. */
+export function cashierPolicy(trustedOrigins: readonly string[]): string {
+  // CSP host sources cannot name an IPv6 literal (the [::1] alias of a local origin): browsers warn and drop it.
+  const ours = ["'self'", ...trustedOrigins.filter((o) => !o.includes('['))].join(' ');
+  return `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action ${ours}; frame-ancestors ${ours}`;
+}
