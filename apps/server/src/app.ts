@@ -15,6 +15,7 @@ import { registerPayments } from './modules/payments/index.ts';
 import { createSupportRepository } from './modules/support/support.repository.ts';
 import { supportRoutes } from './modules/support/support.routes.ts';
 import identity from './modules/users/identity.plugin.ts';
+import { createSessionSweeper, type SessionSweeper } from './modules/users/session-sweeper.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { createWalletRepository } from './modules/wallet/wallet.repository.ts';
@@ -27,6 +28,13 @@ import { registerOriginCheck } from './shared/origin-check.ts';
 import { registerSecurityHeaders } from './shared/security-headers.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Removes expired sessions; main.ts starts it, tests call sweep(now). */
+    sessionSweeper: SessionSweeper;
+  }
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -77,6 +85,12 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   const usersRepo = createUsersRepository(db);
+  const sessionSweeper = createSessionSweeper({
+    repo: usersRepo,
+    log: app.log.child({ job: 'session-sweeper' }),
+  });
+  app.decorate('sessionSweeper', sessionSweeper);
+  app.addHook('onClose', () => sessionSweeper.stop());
   await app.register(identity, {
     repo: usersRepo,
     secureCookies: config.publicOrigin.startsWith('https://'),

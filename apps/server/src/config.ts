@@ -42,6 +42,11 @@ export interface Config {
   webDist: string;
   /** HMAC-SHA256 key the sandbox gateway signs its notifications with, 32 bytes. */
   sandboxPayKey: Buffer;
+  /**
+   * Whether the built-in sandbox gateway takes payments: it gives coins away, so only on a local origin unless the
+   * operator says SANDBOX_PAY=true (CONTRACT section 4).
+   */
+  sandboxPay: boolean;
   /** Our merchant id at the sandbox gateway; a notification for another merchant is refused. */
   sandboxMerchantId: string;
   /** Where gateways send notifications; empty means this server's own loopback address once it listens. */
@@ -65,6 +70,7 @@ const defaults = {
   FIND_ACCOUNT_PER_HOUR: '10',
   FIND_ACCOUNT_PER_ORDER_PER_HOUR: '5',
   PAY_ORDER_MINUTES: '15',
+  SANDBOX_PAY: '',
 } as const;
 
 function integer(env: NodeJS.ProcessEnv, name: keyof typeof defaults, min: number, max: number): number {
@@ -100,7 +106,7 @@ function storedKey(env: NodeJS.ProcessEnv, dataDir: string, name: string, fileNa
   }
   const file = path.join(dataDir, fileName);
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex'), { mode: 0o600 });
   return key;
@@ -221,6 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     findAccountPerOrderPerHour: integer(env, 'FIND_ACCOUNT_PER_ORDER_PER_HOUR', 1, 1000),
     webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     sandboxPayKey: storedKey(env, dataDir, 'SANDBOX_PAY_KEY', 'sandbox-pay-key.hex'),
+    sandboxPay:
+      env.SANDBOX_PAY === undefined || env.SANDBOX_PAY === ''
+        ? isLocalOrigin(publicOrigin)
+        : flag(env, 'SANDBOX_PAY'),
     sandboxMerchantId: merchantId(env.SANDBOX_MERCHANT_ID ?? 'ym-sandbox'),
     payNotifyBase: base(env, 'PAY_NOTIFY_BASE'),
     payOrderMinutes: integer(env, 'PAY_ORDER_MINUTES', 2, 1440),

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { seedDemoLibrary } from './seed/seed-demo.ts';
 import { loggerOptions } from './shared/logging.ts';
 
@@ -12,6 +12,7 @@ async function main() {
   const startedAt = performance.now();
   const config = loadConfig();
   // The lock guards the embedded database and the image cache, which live in the data directory.
+  await createPrivateDir(config.dataDir);
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
   const database = await openDatabase(
     config.databaseUrl
@@ -24,8 +25,9 @@ async function main() {
   }
   const app = await buildApp({ config, db: database.db, logger: loggerOptions(config.logLevel) });
   await app.listen({ port: config.port, host: config.host });
-  // The sandbox's notifier and the order sweeper run in this process; app.close() stops them.
+  // The sandbox's notifier, the order sweeper and the session sweeper run in this process; app.close() stops them.
   app.payments.startBackgroundJobs();
+  app.sessionSweeper.start();
   log.info(
     { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
     `阅漫 is ready on ${config.publicOrigin}`,

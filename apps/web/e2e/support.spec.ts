@@ -39,10 +39,21 @@ test('a WeChat browser lands on the open-in-browser prompt', async ({ browser, b
   await context.close();
 });
 
+test('the report page links only the service address common info gives', async ({ page }) => {
+  const info = (await (await page.request.get('/api/common/info/v2/-2')).json()).data;
+  const ours = `mqqwpa://im/chat?chat_type=wpa&uin=${info.customerServiceQQ}`;
+  for (const foreign of ['https://evil.example/kefu', 'mqqwpa://im/chat?chat_type=wpa&uin=10001']) {
+    await page.goto(`/h5/report?serviceUrl=${encodeURIComponent(foreign)}`);
+    await waitForVisitor(page);
+    await expect(page.getByRole('link', { name: '联系在线客服' })).toHaveAttribute('href', ours);
+  }
+  await page.goto(`/h5/report?serviceUrl=${encodeURIComponent(ours)}`);
+  await expect(page.getByRole('link', { name: '联系在线客服' })).toHaveAttribute('href', ours);
+  await expect(page.locator('a[href*="evil.example"]')).toHaveCount(0);
+});
+
 test('a complaint is stored and the reader returns to vueReturnUrl', async ({ page }) => {
-  await page.goto(
-    `/h5/report?vueReturnUrl=${encodeURIComponent('/shelf?active=history')}&serviceUrl=${encodeURIComponent('mqqwpa://im/chat?chat_type=wpa&uin=10001')}`,
-  );
+  await page.goto(`/h5/report?vueReturnUrl=${encodeURIComponent('/shelf?active=history')}`);
   await waitForVisitor(page);
   await expect(page.getByRole('link', { name: '联系在线客服' })).toHaveAttribute('href', /^mqqwpa:/);
   await page.getByRole('button', { name: '提交' }).click();

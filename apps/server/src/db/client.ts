@@ -44,7 +44,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenedDataba
   let client: DrizzlePGlite;
   if (target.kind === 'pglite') {
     const dir = path.resolve(target.dataDir, 'pglite');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     client = new DrizzlePGlite({ dataDir: dir });
   } else {
     client = new DrizzlePGlite();

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -6,22 +7,65 @@ import lockfile from 'proper-lockfile';
 export class DataDirLockedError extends Error {}
 
 type OwnerState = { state: 'alive' | 'dead' | 'unknown'; pid?: number };
+interface Owner {
+  pid: number;
+  host: string;
+  /** The kernel's boot id and the process's start time (clock ticks since boot): together they tell a reused pid. */
+  boot?: string;
+  start?: string;
+}
 
-/** Whether the process recorded as the lock's holder still runs on this host. */
+/** Data directories this process holds: a second lock from the same process is refused, not taken over. */
+const held = new Set<string>();
+
+const readProc = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+};
+const bootId = () => readProc('/proc/sys/kernel/random/boot_id')?.trim();
+/** Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces). */
+const startTimeOf = (pid: number) => {
+  const line = readProc(`/proc/${pid}/stat`);
+  return line?.slice(line.lastIndexOf(')') + 2).split(' ')[19];
+};
+
+/**
+ * Whether the process recorded as the lock's holder still runs on this host. A live pid is the holder only if it
+ * started when the holder did: after a crash the pid may belong to another process, or (a container restarted)
+ * to this very one.
+ */
 async function ownerState(ownerFile: string): Promise<OwnerState> {
-  let owner: { pid: number; host: string };
+  let owner: Owner;
   try {
     owner = JSON.parse(await readFile(ownerFile, 'utf8'));
   } catch {
     return { state: 'unknown' };
   }
   if (owner.host !== hostname()) return { state: 'unknown' };
+  const pid = owner.pid;
+  if (pid === process.pid) return { state: 'dead', pid };
   try {
-    process.kill(owner.pid, 0);
-    return { state: 'alive', pid: owner.pid };
+    process.kill(pid, 0);
   } catch (err) {
-    return { state: (err as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'dead', pid: owner.pid };
+    return { state: (err as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'dead', pid };
   }
+  const reused =
+    (owner.boot !== undefined && owner.boot !== bootId()) ||
+    (owner.start !== undefined && owner.start !== startTimeOf(pid));
+  return { state: reused ? 'dead' : 'alive', pid };
+}
+
+/**
+ * The data directory holds the embedded database, the keys and the images: only this service's user may enter it.
+ * Made 0700 whatever the umask; an existing one that others could write to is closed.
+ */
+export async function createPrivateDir(dir: string) {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const mode = (await stat(dir)).mode & 0o777;
+  if (mode & 0o077) await chmod(dir, mode & 0o700);
 }
 
 /**
@@ -36,7 +80,7 @@ export async function lockDataDir(
   opts: { staleMs?: number; waitMs?: number; onCompromised?: (err: Error) => void } = {},
 ): Promise<() => Promise<void>> {
   const dir = path.resolve(dataDir);
-  await mkdir(dir, { recursive: true });
+  await createPrivateDir(dir);
   const lockPath = path.join(dir, 'yueman.lock');
   const ownerFile = `${lockPath}.owner.json`;
   const staleMs = opts.staleMs ?? 60_000;
@@ -60,6 +104,7 @@ export async function lockDataDir(
     );
   const locked = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ELOCKED';
 
+  if (held.has(dir)) throw refuse(process.pid);
   let release: () => Promise<void>;
   try {
     release = await attempt(0);
@@ -75,8 +120,16 @@ export async function lockDataDir(
       throw again;
     }
   }
-  await writeFile(ownerFile, JSON.stringify({ pid: process.pid, host: hostname() }));
+  const owner: Owner = {
+    pid: process.pid,
+    host: hostname(),
+    boot: bootId(),
+    start: startTimeOf(process.pid),
+  };
+  await writeFile(ownerFile, JSON.stringify(owner), { mode: 0o600 });
+  held.add(dir);
   return async () => {
+    held.delete(dir);
     await rm(ownerFile, { force: true });
     await release();
   };

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { qqChatLink } from '../lib/service-addresses.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
 /** Every page has a complaint link and a customer-service link (spec section 1). */
@@ -6,7 +7,7 @@ export function ServiceLinks() {
   const { commonInfo, userInfo } = useUserStore();
   const back = typeof location === 'undefined' ? '/home' : location.pathname + location.search;
   const qq = commonInfo?.customerServiceQQ;
-  const serviceUrl = qq ? `mqqwpa://im/chat?chat_type=wpa&uin=${qq}` : '';
+  const serviceUrl = qq ? qqChatLink(qq) : '';
   const report = `/h5/report?vueReturnUrl=${encodeURIComponent(back)}${serviceUrl ? `&serviceUrl=${encodeURIComponent(serviceUrl)}` : ''}`;
   return (
     <footer className="service-links">

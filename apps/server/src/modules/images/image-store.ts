@@ -46,10 +46,10 @@ export async function readIfPresent(file: string): Promise<Buffer | undefined> {
 
 /** Readers never see half a file: write beside it, then rename over it. */
 async function writeAtomic(file: string, bytes: Buffer): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(tmp, bytes);
+    await writeFile(tmp, bytes, { mode: 0o600 });
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);

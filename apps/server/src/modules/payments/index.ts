@@ -70,10 +70,14 @@ export async function registerPayments(
     repo: createPaymentsRepository(db),
     ledger,
     users: { repo: opts.usersRepo, balanceOf: ledger.balanceOf },
-    gateways: new GatewayRegistry([
-      createSandboxGateway({ provider, merchantId: merchant.id, key: merchant.key }),
-    ]),
+    // Without the sandbox its channels have no gateway: not offered, refused at apply, notifications refused.
+    gateways: new GatewayRegistry(
+      config.sandboxPay
+        ? [createSandboxGateway({ provider, merchantId: merchant.id, key: merchant.key })]
+        : [],
+    ),
     publicOrigin: config.publicOrigin,
+    ownOrigins: new Set(config.trustedOrigins),
     notifyBase: () => config.payNotifyBase || ownAddress(app, config.port),
     orderMinutes: config.payOrderMinutes,
   };
@@ -93,7 +97,7 @@ export async function registerPayments(
     deliverDueNotifications: notifier.deliverDueNotifications,
     expireStaleOrders: (now) => expireStaleOrders(deps, now),
     startBackgroundJobs() {
-      notifier.start();
+      if (config.sandboxPay) notifier.start();
       sweeper.start();
     },
   });
@@ -103,5 +107,18 @@ export async function registerPayments(
   });
 
   await paymentsRoutes(app, deps);
-  await sandboxRoutes(app, { repo: sandboxRepo, provider, notifier, trustedOrigins: config.trustedOrigins });
+  app.log.info(
+    { sandboxPay: config.sandboxPay },
+    config.sandboxPay
+      ? 'the sandbox payment gateway takes payments (local origin or SANDBOX_PAY=true): never on a public site'
+      : 'the sandbox payment gateway is off: channels without merchant keys show as under maintenance',
+  );
+  if (config.sandboxPay) {
+    await sandboxRoutes(app, {
+      repo: sandboxRepo,
+      provider,
+      notifier,
+      trustedOrigins: config.trustedOrigins,
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { payChannels, payConfigs, payOrderEvents, payOrders, users } from '../../db/schema/index.ts';
 import { one } from '../../shared/rows.ts';
@@ -14,6 +14,9 @@ export const PAYABLE_STATUSES = ['created', 'expired', 'cancelled'];
 
 const rowsOf = <T>(result: unknown): T[] =>
   Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+
+/** First key of the advisory lock that serialises one user's pay applies (the second is the user id). */
+const APPLY_LOCK = 7_140_001;
 
 export function createPaymentsRepository(db: Database) {
   return {
@@ -45,14 +48,38 @@ export function createPaymentsRepository(db: Database) {
       return row;
     },
 
-    /** The order and its 'created' event, together. */
-    async createOrder(row: typeof payOrders.$inferInsert, detail: string) {
+    /**
+     * The order and its 'created' event, together; or, when this user already has an open order for the same pack,
+     * channel, amount, client and return address made since `reuseSince`, that order (a second tap, a reload, a navigation sent twice). The
+     * user's advisory lock serialises concurrent applies, so two at the same moment make one order.
+     */
+    async createOrderOnce(row: typeof payOrders.$inferInsert, detail: string, reuseSince: Date) {
       return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${APPLY_LOCK}, ${row.userId})`);
+        const [open] = await tx
+          .select()
+          .from(payOrders)
+          .where(
+            and(
+              eq(payOrders.userId, row.userId),
+              eq(payOrders.payConfigId, row.payConfigId),
+              eq(payOrders.channel, row.channel),
+              eq(payOrders.payAmount, row.payAmount),
+              eq(payOrders.appType, row.appType),
+              eq(payOrders.returnUrl, row.returnUrl ?? ''),
+              eq(payOrders.status, 'created'),
+              gt(payOrders.createdAt, reuseSince),
+              gt(payOrders.expiresAt, sql`now()`),
+            ),
+          )
+          .orderBy(desc(payOrders.createdAt))
+          .limit(1);
+        if (open) return { order: open, reused: true };
         const order = one(await tx.insert(payOrders).values(row).returning());
         await tx
           .insert(payOrderEvents)
           .values({ orderId: order.id, toStatus: 'created', source: 'apply', detail });
-        return order;
+        return { order, reused: false };
       });
     },
 

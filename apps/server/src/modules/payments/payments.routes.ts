@@ -53,6 +53,35 @@ function sessionHook(usersRepo: payments.PaymentsDeps['users']['repo']) {
   };
 }
 
+/**
+ * Pay apply is a navigation from our own pages (spec section 7), never another site's link or form: a browser says
+ * where it comes from in Sec-Fetch-Site, else in Referer. App shells and servers send neither and go on.
+ */
+function fromOurPages(ours: ReadonlySet<string>) {
+  return async (request: FastifyRequest) => {
+    const site = request.headers['sec-fetch-site'];
+    const referer = request.headers.referer;
+    let refererOrigin: string | undefined;
+    if (typeof referer === 'string') {
+      try {
+        refererOrigin = new URL(referer).origin;
+      } catch {
+        refererOrigin = 'invalid';
+      }
+    }
+    const refererOurs = refererOrigin === undefined || ours.has(refererOrigin);
+    const ok =
+      site === 'same-origin' || (site === 'same-site' && refererOurs) || (site === undefined && refererOurs);
+    if (!ok) {
+      request.log.warn(
+        { security: 'foreign-pay-apply', site, refererOrigin },
+        'pay apply not from our pages',
+      );
+      throw forbidden('请从本站页面发起支付');
+    }
+  };
+}
+
 const appAnswer = (order: PayOrder, channel: PayChannel, start: PaymentStart) => ({
   orderNo: order.orderNo,
   payChannel: channel.subTypeCode,
@@ -122,7 +151,7 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
   r.get(
     '/h5/pay/apply',
     {
-      onRequest: sessionHook(deps.users.repo),
+      onRequest: [fromOurPages(deps.ownOrigins), sessionHook(deps.users.repo)],
       config: applyLimit,
       schema: {
         tags,

@@ -12,10 +12,15 @@ export interface PaymentsDeps {
   users: UsersDeps;
   gateways: GatewayRegistry;
   publicOrigin: string;
+  /** Origins of our own pages (pay apply must be navigated to from one of them). */
+  ownOrigins: ReadonlySet<string>;
   /** Origin gateways notify; this server's own address unless PAY_NOTIFY_BASE says otherwise. */
   notifyBase: () => string;
   orderMinutes: number;
 }
+
+/** A second apply for the same pack and channel this soon after the first is the same tap: it gets the same order. */
+export const SAME_TAP_MS = 60_000;
 
 export const DEFAULT_APP_TYPE = 'wap_browser';
 export const notifyPath = (channel: string) => `/api/pay/notify/${encodeURIComponent(channel)}`;
@@ -120,7 +125,7 @@ export async function applyForPayment(
   if (!user) throw unauthorized();
   const now = new Date();
   const returnUrl = safeReturnUrl(input.returnUrl, deps.publicOrigin);
-  const order = await deps.repo.createOrder(
+  const { order } = await deps.repo.createOrderOnce(
     {
       orderNo: newOrderNo(now),
       userId: user.id,
@@ -143,7 +148,9 @@ export async function applyForPayment(
       expiresAt: new Date(now.getTime() + deps.orderMinutes * 60_000),
     },
     `${pack.title} via ${channel.subTypeCode}, ${payAmount} cents`,
+    new Date(now.getTime() - SAME_TAP_MS),
   );
+  // Gateways take the same order number twice as the same payment (the sandbox answers its first cashier).
   const start = await gateway.createPayment({
     orderNo: order.orderNo,
     channel: channel.subTypeCode,

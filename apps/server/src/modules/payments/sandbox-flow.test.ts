@@ -217,8 +217,9 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     const port = (t.app.server.address() as { port: number }).port;
     expect((await payment(tradeNo))?.notifyUrl).toBe(`http://127.0.0.1:${port}/api/pay/notify/wechat_h5`);
     await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` });
+    // The credit commits before the notifier hears the answer and records it: wait for both.
     const deadline = Date.now() + 10_000;
-    while ((await balanceOf(t.db, reader.userId)) === 0 && Date.now() < deadline) {
+    while (!(await payment(tradeNo))?.acknowledgedAt && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await balanceOf(t.db, reader.userId)).toBe(600);

@@ -143,3 +143,25 @@ describeDb('login failures per client address', () => {
     expect((await login(t, a.account, a.password, { ip: '192.0.2.11' })).json().result).toBe(true);
   });
 });
+
+describeDb('expired sessions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ seed: false });
+  });
+  afterAll(() => t?.close());
+
+  it('are removed by the sweeper; live ones stay', async () => {
+    const live = await registerVisitor(t);
+    const ended = await registerVisitor(t);
+    const endedHash = hashToken(ended.cookie.slice('sid='.length));
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, endedHash));
+    expect(await t.app.sessionSweeper.sweep()).toBe(1);
+    expect(await t.db.select().from(sessions).where(eq(sessions.tokenHash, endedHash))).toEqual([]);
+    expect(await infoStatus(t, live.cookie)).toBe(200);
+    expect(await t.app.sessionSweeper.sweep()).toBe(0);
+  });
+});

@@ -2,8 +2,10 @@ import { Button, Form, Input, Radio, TextArea, Toast } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
 import { TopBar } from '../../components/top-bar.tsx';
+import { serviceAddresses } from '../../lib/service-addresses.ts';
+import { useUserStore } from '../../lib/user-store.ts';
 import { useSubmitReport } from './api/submit-report.ts';
-import { safeReturnPath, safeServiceUrl } from './safe-return.ts';
+import { safeReturnPath } from './safe-return.ts';
 import './support.css';
 
 export const REPORT_REASONS = ['色情低俗', '政治敏感', '侵权盗版', '虚假广告', '违法违规', '其他'];
@@ -19,7 +21,11 @@ export default function ReportPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const returnTo = safeReturnPath(params.get('vueReturnUrl'));
-  const serviceUrl = safeServiceUrl(params.get('serviceUrl'));
+  const commonInfo = useUserStore((s) => s.commonInfo);
+  // Only an address common info names is linked; a crafted serviceUrl falls back to the first of those.
+  const known = serviceAddresses(commonInfo);
+  const asked = params.get('serviceUrl') ?? '';
+  const serviceUrl = known.includes(asked) ? asked : (known[0] ?? null);
   const submit = useSubmitReport();
   const [form] = Form.useForm<Values>();
 

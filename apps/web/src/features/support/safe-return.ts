@@ -13,14 +13,3 @@ export function safeReturnPath(raw: string | null | undefined): string {
     return '/home';
   }
 }
-
-/** A customer-service link is shown only for schemes a phone opens (no javascript: and the like). */
-export function safeServiceUrl(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  try {
-    const url = new URL(raw);
-    return ['http:', 'https:', 'mailto:', 'mqqwpa:', 'tel:'].includes(url.protocol) ? raw : null;
-  } catch {
-    return null;
-  }
-}

@@ -37,8 +37,11 @@ export function createSandboxProvider(opts: {
     }) {
       if (!merchants.has(request.merchantId))
         throw new Error(`sandbox: unknown merchant ${request.merchantId}`);
-      const tradeNo = `SB${randomBytes(12).toString('hex').toUpperCase()}`;
-      await opts.repo.insert({ tradeNo, ...request });
+      // Like a real provider, one merchant order number is one payment: asked again, it answers the same cashier.
+      const { tradeNo } = await opts.repo.insertOnce({
+        tradeNo: `SB${randomBytes(12).toString('hex').toUpperCase()}`,
+        ...request,
+      });
       return { tradeNo, cashierUrl: `${opts.cashierBase}${CASHIER_PATH}/${tradeNo}` };
     },
   };

@@ -15,8 +15,10 @@ const rowsOf = <T>(result: unknown): T[] =>
 /** The sandbox gateway's own book (sandbox_payments): it never reads or writes our orders. */
 export function createSandboxRepository(db: Database) {
   return {
-    async insert(row: typeof sandboxPayments.$inferInsert) {
-      return one(await db.insert(sandboxPayments).values(row).returning());
+    /** The payment for this order number: the one inserted now, or the one a first request already made. */
+    async insertOnce(row: typeof sandboxPayments.$inferInsert) {
+      await db.insert(sandboxPayments).values(row).onConflictDoNothing({ target: sandboxPayments.orderNo });
+      return one(await db.select().from(sandboxPayments).where(eq(sandboxPayments.orderNo, row.orderNo)));
     },
 
     async byTradeNo(tradeNo: string) {
