@@ -28,6 +28,7 @@ describeDb('protective headers', () => {
         PUBLIC_ORIGIN: 'https://m.example.com',
         DYNAMIC_API_BASE: 'https://api.example.com',
         IMAGE_BASE: 'https://img.example-cdn.com',
+        SANDBOX_PAY: 'true',
       },
     });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, lt, ne, or, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, lt, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { payOrders, sessions, users, visitMarks } from '../../db/schema/index.ts';
 
