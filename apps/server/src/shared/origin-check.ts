@@ -3,10 +3,8 @@ import { forbidden } from './errors.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The origin a browser says a request comes from: `Origin`, else the origin of `Referer`; undefined when neither. */
-function claimedOrigin(req: FastifyRequest): string | undefined {
-  const origin = req.headers.origin;
-  if (typeof origin === 'string') return origin;
+/** The origin of a `Referer` header: undefined without one, 'invalid' for one that is not a URL. */
+export function refererOrigin(req: FastifyRequest): string | undefined {
   const referer = req.headers.referer;
   if (typeof referer !== 'string') return undefined;
   try {
@@ -14,6 +12,12 @@ function claimedOrigin(req: FastifyRequest): string | undefined {
   } catch {
     return 'invalid';
   }
+}
+
+/** The origin a browser says a request comes from: `Origin`, else the origin of `Referer`; undefined when neither. */
+function claimedOrigin(req: FastifyRequest): string | undefined {
+  const origin = req.headers.origin;
+  return typeof origin === 'string' ? origin : refererOrigin(req);
 }
 
 /**

@@ -10,12 +10,12 @@ import {
   RechargeQuery,
   RechargeResponse,
 } from '@yueman/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { ok } from '../../shared/envelope.ts';
-import { forbidden, unauthorized } from '../../shared/errors.ts';
-import { resolveSession, SESSION_COOKIE } from '../users/sessions.ts';
+import { unauthorized } from '../../shared/errors.ts';
 import { branchIdFrom, visitorIdFrom } from '../users/users.service.ts';
+import { fromOurPages, sessionHook } from './apply-guards.ts';
 import type { PaymentStart } from './gateways/gateway.ts';
 import { handleNotification } from './notify.service.ts';
 import type { PayChannel, PayOrder } from './payments.repository.ts';
@@ -24,63 +24,6 @@ import * as payments from './payments.service.ts';
 const tags = ['payments'];
 // Every apply makes an order: plenty for a reader (or a few behind one carrier NAT), not for a script.
 const applyLimit = { rateLimit: { max: 60, timeWindow: '1 minute' } };
-
-/**
- * The identity plugin resolves sessions for /api routes only; pay apply lives on /h5 (spec section 7), so it
- * resolves its own, with the same rules: the cookie alone decides, contradicting headers are refused.
- */
-function sessionHook(usersRepo: payments.PaymentsDeps['users']['repo']) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
-    const session = await resolveSession(usersRepo, token);
-    if (!session) return;
-    request.user = session.user;
-    if (session.renewedUntil) reply.startSession(token, session.renewedUntil);
-    const { 'x-user-id': claimedId, 'x-account': claimedAccount } = request.headers;
-    const contradicts = (claim: unknown, actual: string) =>
-      typeof claim === 'string' && claim !== '' && claim !== actual;
-    if (
-      contradicts(claimedId, String(session.user.userId)) ||
-      contradicts(claimedAccount, session.user.account)
-    ) {
-      request.log.warn(
-        { security: 'identity-mismatch', sessionUser: session.user.userId, claimedId, claimedAccount },
-        'client identity headers contradict the session',
-      );
-      throw forbidden();
-    }
-  };
-}
-
-/**
- * Pay apply is a navigation from our own pages (spec section 7), never another site's link or form: a browser says
- * where it comes from in Sec-Fetch-Site, else in Referer. App shells and servers send neither and go on.
- */
-function fromOurPages(ours: ReadonlySet<string>) {
-  return async (request: FastifyRequest) => {
-    const site = request.headers['sec-fetch-site'];
-    const referer = request.headers.referer;
-    let refererOrigin: string | undefined;
-    if (typeof referer === 'string') {
-      try {
-        refererOrigin = new URL(referer).origin;
-      } catch {
-        refererOrigin = 'invalid';
-      }
-    }
-    const refererOurs = refererOrigin === undefined || ours.has(refererOrigin);
-    const ok =
-      site === 'same-origin' || (site === 'same-site' && refererOurs) || (site === undefined && refererOurs);
-    if (!ok) {
-      request.log.warn(
-        { security: 'foreign-pay-apply', site, refererOrigin },
-        'pay apply not from our pages',
-      );
-      throw forbidden('请从本站页面发起支付');
-    }
-  };
-}
 
 const appAnswer = (order: PayOrder, channel: PayChannel, start: PaymentStart) => ({
   orderNo: order.orderNo,
