@@ -25,7 +25,7 @@ import { demoDrawer } from './seed/demo-drawer.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
-import { registerSecurityHeaders } from './shared/security-headers.ts';
+import { registerSecurityHeaders, securityHeaders } from './shared/security-headers.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
 import staticCache from './shared/static-cache.ts';
 
@@ -48,7 +48,8 @@ export interface AppDeps {
 
 /** Builds the whole service: plugins, then modules, then one error handler. */
 export async function buildApp({ config, db, logger = false, staticCacheMs = 5000 }: AppDeps) {
-  const answers = new StaticAnswers({ ttlMs: staticCacheMs });
+  const protective = securityHeaders({ https: config.publicOrigin.startsWith('https://') });
+  const answers = new StaticAnswers({ ttlMs: staticCacheMs, headers: protective });
   const app = Fastify({
     logger,
     serverFactory: (handler) =>
@@ -78,7 +79,7 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   });
   await app.register(cookie);
   registerOriginCheck(app, new Set(config.trustedOrigins));
-  await registerSecurityHeaders(app, { https: config.publicOrigin.startsWith('https://') });
+  registerSecurityHeaders(app, protective);
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
   await app.register(staticCache, { answers });

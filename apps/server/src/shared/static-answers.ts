@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { RAW_ANSWER_HEADERS } from './security-headers.ts';
 
 /**
  * Static calls (spec section 7) are the same for every reader. Each answer is kept for `ttlMs`, with its
@@ -43,7 +42,14 @@ export function encodedBody(
 export class StaticAnswers {
   private readonly answers = new Map<string, StaticAnswer>();
 
-  constructor(private readonly opts: { ttlMs: number; maxEntries?: number }) {}
+  constructor(
+    private readonly opts: {
+      ttlMs: number;
+      maxEntries?: number;
+      /** The protective headers every answer carries (security-headers.ts): this path runs before Fastify's hooks. */
+      headers?: Record<string, string>;
+    },
+  ) {}
 
   lookup(method: string | undefined, url: string | undefined): StaticAnswer | undefined {
     const answer = this.answers.get(`${method} ${url}`);
@@ -73,7 +79,7 @@ export class StaticAnswers {
     const answer = this.lookup(req.method, req.url);
     if (!answer) return false;
     const headers: Record<string, string | number> = {
-      ...RAW_ANSWER_HEADERS,
+      ...this.opts.headers,
       etag: answer.etag,
       'cache-control': STATIC_CACHE_CONTROL,
       vary: 'Accept-Encoding',
