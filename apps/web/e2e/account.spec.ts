@@ -356,10 +356,17 @@ test('a VIP reader sees the VIP expiry and no VIP sales banner', async ({ page, 
   await waitForVisitor(page);
   await expect(page.getByText('开通VIP，海量漫画免费看')).toBeVisible();
   const { userInfo } = await storedUser(page);
-  await payInSandbox(page, 'vip', userInfo.userId, `${baseURL}/user`);
+  const { orderNo } = await payInSandbox(page, 'vip', userInfo.userId, `${baseURL}/user`);
   await expect(async () => {
     await page.goto('/user');
-    await expect(page.getByTestId('user-vip')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/, {
+    // Said on failure: whether the server has the payment (the notifier) and what it says of the user (the page).
+    const state = async () =>
+      JSON.stringify({
+        orderNo,
+        lastPaid: (await (await page.request.get('/api/pay/last_paid_order')).json()).data,
+        vipType: (await (await page.request.get('/api/user/info')).json()).data?.vipType,
+      });
+    await expect(page.getByTestId('user-vip'), await state()).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/, {
       timeout: 1_000,
     });
   }).toPass({ timeout: 60_000 });

@@ -67,6 +67,14 @@ test('buys a chapter from the overlay, then reads it; buying again charges nothi
   await expect(page.getByText('购买成功')).toBeVisible();
   await expect(pages(page).first()).toBeVisible();
   await expect(buy).toHaveCount(0);
+  // The bought pages load through granted URLs (CONTRACT section 5); the plain path of the same page is refused.
+  const first = pages(page).first();
+  await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  const src = (await first.getAttribute('src')) ?? '';
+  expect(new URL(src, page.url()).pathname).toMatch(/^\/g\/\d+\/[A-Za-z0-9_-]{22}\/pages\//);
+  const plain = new URL(src, page.url()).pathname.replace(/^\/g\/\d+\/[^/]+/, '');
+  expect((await page.request.get(plain)).status()).toBe(403);
+  await expect(page.getByText('购买成功')).toBeHidden();
   await shot(page, 'reader-bought');
   expect((await userInfo(page)).avaliableAmount).toBe(600 - chapter.price);
 
