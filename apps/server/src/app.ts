@@ -73,13 +73,14 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   });
 
   registerErrorHandler(app);
+  // First of the hooks, so every answer carries them, refusals by the later hooks included.
+  registerSecurityHeaders(app, protective);
   registerInputGuard(app);
   await app.register(swagger, {
-    openapi: { info: { title: '阅漫 API', version: '1.0.0', description: 'See shared/design/CONTRACT.md' } },
+    openapi: { info: { title: '阅漫 API', version: '1.0.0', description: 'See docs/contract.md in the repository' } },
   });
   await app.register(cookie);
   registerOriginCheck(app, new Set(config.trustedOrigins));
-  registerSecurityHeaders(app, protective);
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
   await app.register(staticCache, { answers });

@@ -44,7 +44,7 @@ export interface Config {
   sandboxPayKey: Buffer;
   /**
    * Whether the built-in sandbox gateway takes payments: it gives coins away, so only on a local origin unless the
-   * operator says SANDBOX_PAY=true (CONTRACT section 4).
+   * operator says SANDBOX_PAY=true (docs/contract.md section 4).
    */
   sandboxPay: boolean;
   /** Our merchant id at the sandbox gateway; a notification for another merchant is refused. */

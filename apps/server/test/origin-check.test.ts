@@ -1,4 +1,4 @@
-// Requests from other sites change nothing (CONTRACT section 2): Origin, or Referer without it, must be ours.
+// Requests from other sites change nothing (docs/contract.md section 2): Origin, or Referer without it, must be ours.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { login, post, registerVisitor } from '../src/modules/users/account-test-helpers.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -36,6 +36,7 @@ describeDb('requests from other sites', () => {
       );
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json()).toMatchObject({ result: false, code: 403 });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
       const bind = await post(
         t,
         '/api/user/bind_mobile',

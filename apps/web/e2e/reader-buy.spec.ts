@@ -67,7 +67,7 @@ test('buys a chapter from the overlay, then reads it; buying again charges nothi
   await expect(page.getByText('购买成功')).toBeVisible();
   await expect(pages(page).first()).toBeVisible();
   await expect(buy).toHaveCount(0);
-  // The bought pages load through granted URLs (CONTRACT section 5); the plain path of the same page is refused.
+  // The bought pages load through granted URLs (docs/contract.md section 5); the plain path of the same page is refused.
   const first = pages(page).first();
   await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   const src = (await first.getAttribute('src')) ?? '';

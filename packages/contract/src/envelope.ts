@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
-/** Every JSON answer under /api (CONTRACT.md section 1). */
+/** Every JSON answer under /api (docs/contract.md section 1). */
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({
     result: Type.Boolean(),

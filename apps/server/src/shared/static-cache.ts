@@ -66,7 +66,7 @@ export default fp(
         route.onRequest = append(route.onRequest, serveKept);
         route.onSend = append(route.onSend, keepAnswer);
       } else if (route.url.startsWith('/api/')) {
-        // Dynamic calls are personal: no shared cache may keep them (CONTRACT.md section 1).
+        // Dynamic calls are personal: no shared cache may keep them (docs/contract.md section 1).
         route.onRequest = append(route.onRequest, noStore);
       }
     });

@@ -1,4 +1,4 @@
-/** Injected by the server into index.html (CONTRACT.md section 1); empty bases mean this page's origin. */
+/** Injected by the server into index.html (docs/contract.md section 1); empty bases mean this page's origin. */
 export interface RuntimeConfig {
   staticApiBase: string;
   dynamicApiBase: string;

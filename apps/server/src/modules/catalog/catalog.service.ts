@@ -115,7 +115,7 @@ export async function chapterList(
 
 /**
  * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
- * (CONTRACT.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
+ * (docs/contract.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
  * or code 101 when nobody is signed in. A readable priced chapter's pages come with grants.
  */
 export async function readChapter(
@@ -161,7 +161,7 @@ export async function readChapter(
   await repo.countRead(q.bookId);
   return {
     ...info,
-    // A priced chapter's pages are served only through these granted paths (CONTRACT section 5).
+    // A priced chapter's pages are served only through these granted paths (docs/contract.md section 5).
     bookPics: chapter.price > 0 ? chapter.pics.map(grantPage) : chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };

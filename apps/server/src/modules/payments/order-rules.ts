@@ -3,7 +3,7 @@ import { chinaTimeParts } from '../../shared/china-time.ts';
 
 /**
  * What the payer pays: the pack's price times the channel's discount, rounded to the cent, half up
- * (CONTRACT.md section 3). discountPercent 95 is 9.5折. Integer arithmetic: no floating-point cents.
+ * (docs/contract.md section 3). discountPercent 95 is 9.5折. Integer arithmetic: no floating-point cents.
  */
 export const payAmountOf = (amountLevel: number, discountPercent: number) =>
   Math.floor((amountLevel * discountPercent + 50) / 100);

@@ -9,7 +9,7 @@ const DAY_MS = 24 * 3600 * 1000;
 // China time is UTC+8 all year.
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
 
-/** The one answer for every date that does not lead to exactly one account (CONTRACT.md section 2). */
+/** The one answer for every date that does not lead to exactly one account (docs/contract.md section 2). */
 export const accountNotFound = () => new AppError(200, AccountCode.accountNotFound, ACCOUNT_NOT_FOUND_MSG);
 
 /** The UTC instants [from, to) of a China-time calendar day 'YYYY-MM-DD'; undefined when not a real date. */
@@ -35,7 +35,7 @@ export interface FindAccountDeps extends AccountDeps {
 
 /**
  * Recovers the recharge account from a payment: the China-time day it was paid and its merchant order number,
- * which only the payer holds (CONTRACT section 2). A date, a trace id or a network address is no secret, so
+ * which only the payer holds (docs/contract.md section 2). A date, a trace id or a network address is no secret, so
  * they match nothing by themselves. Every attempt counts against the order number before the lookup, so a number
  * cannot be guessed from many addresses. On a match the account's password is replaced by a new generated one,
  * every session of it ends, and this request gets a new session on it ('save and log in').

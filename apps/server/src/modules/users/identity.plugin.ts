@@ -6,7 +6,7 @@ import type { UsersRepository } from './users.repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user, established by the `sid` cookie alone (CONTRACT.md section 2). */
+    /** The signed-in user, established by the `sid` cookie alone (docs/contract.md section 2). */
     user: SignedInUser | null;
   }
   interface FastifyReply {

@@ -9,7 +9,7 @@ export const discountLabel = (discount: number) => (discount > 0 && discount < 1
 
 /**
  * What the payer pays through a channel, in cents: amountLevel × discount / 10 rounded to the cent, half up
- * (CONTRACT.md section 3). Worked in whole tenths of a 折 (9.5 → 95), as the server does, so no floating-point
+ * (docs/contract.md section 3). Worked in whole tenths of a 折 (9.5 → 95), as the server does, so no floating-point
  * remainder can round the other way and make the server refuse the amount.
  */
 export const payAmount = (pack: PayConfig, channel: PaySubType) =>

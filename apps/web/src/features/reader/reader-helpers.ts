@@ -13,7 +13,7 @@ export const readerPath = (bookId: number, number: number, title: string, title2
   return `/book/read/${bookId}/${number}?${q.toString()}`;
 };
 
-/** Reader pages at 1000 px on high-density screens, 500 otherwise (CONTRACT.md section 5). */
+/** Reader pages at 1000 px on high-density screens, 500 otherwise (docs/contract.md section 5). */
 export const pageImageWidth = (): ImageWidth =>
   typeof window !== 'undefined' && window.devicePixelRatio >= 2 ? 1000 : 500;
 
