@@ -77,7 +77,9 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   registerSecurityHeaders(app, protective);
   registerInputGuard(app);
   await app.register(swagger, {
-    openapi: { info: { title: '阅漫 API', version: '1.0.0', description: 'See docs/contract.md in the repository' } },
+    openapi: {
+      info: { title: '阅漫 API', version: '1.0.0', description: 'See docs/contract.md in the repository' },
+    },
   });
   await app.register(cookie);
   registerOriginCheck(app, new Set(config.trustedOrigins));

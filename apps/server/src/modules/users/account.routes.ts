@@ -30,14 +30,17 @@ const requireSession = async (req: FastifyRequest) => {
   signedIn(req);
 };
 
-/** Password checks that hit the attempt limit answer 429 with Retry-After, and leave a security log line. */
+/** Calls that hit an attempt limit (passwords, find-account order numbers) answer 429 with Retry-After, and leave a security log line. */
 async function limited<T>(req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
     if (err instanceof TooManyAttempts) {
       reply.header('retry-after', String(err.retryAfterSeconds));
-      req.log.warn({ security: 'password-attempts-limited', ip: req.ip }, 'password attempts limited');
+      req.log.warn(
+        { security: 'attempts-limited', url: req.routeOptions.url, ip: req.ip },
+        'attempts limited',
+      );
     }
     throw err;
   }
