@@ -42,7 +42,7 @@ export default defineConfig({
   },
   webServer: {
     // The server's log (pino JSON) goes to .tmp/e2e-server-<port>.log, to read when a spec fails.
-    command: `rm -rf .tmp/e2e-data-${port} && node --import tsx apps/server/src/main.ts > .tmp/e2e-server-${port}.log`,
+    command: `mkdir -p .tmp && rm -rf .tmp/e2e-data-${port} && node --import tsx apps/server/src/main.ts > .tmp/e2e-server-${port}.log`,
     cwd: root,
     url: `http://127.0.0.1:${port}/healthz`,
     timeout: 90_000,
