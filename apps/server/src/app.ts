@@ -8,20 +8,15 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { createCatalogRepository } from './modules/catalog/catalog.repository.ts';
-import { catalogRoutes } from './modules/catalog/catalog.routes.ts';
-import { cachedFreePages, createImageHost, createPageGrants } from './modules/images/index.ts';
+import { registerCatalog } from './modules/catalog/index.ts';
+import { registerImages } from './modules/images/index.ts';
+import type { ModuleContext, Ports } from './modules/module-context.ts';
 import { registerPayments } from './modules/payments/index.ts';
-import { createSupportRepository } from './modules/support/support.repository.ts';
-import { supportRoutes } from './modules/support/support.routes.ts';
-import identity from './modules/users/identity.plugin.ts';
-import { createSessionSweeper, type SessionSweeper } from './modules/users/session-sweeper.ts';
-import { createUsersRepository } from './modules/users/users.repository.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
-import { createWalletRepository } from './modules/wallet/wallet.repository.ts';
-import { walletRoutes } from './modules/wallet/wallet.routes.ts';
-import { webRoutes } from './modules/web/web.routes.ts';
-import { demoDrawer } from './seed/demo-drawer.ts';
+import { registerSupport } from './modules/support/index.ts';
+import { registerUsers } from './modules/users/index.ts';
+import { registerWallet } from './modules/wallet/index.ts';
+import { registerWeb } from './modules/web/index.ts';
+import { BackgroundJobs } from './shared/background-loop.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
@@ -31,8 +26,10 @@ import staticCache from './shared/static-cache.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Removes expired sessions; main.ts starts it, tests call sweep(now). */
-    sessionSweeper: SessionSweeper;
+    /** Every module's port: for main.ts, operations and tests (modules get them through their context). */
+    ports: Ports;
+    /** The background loops; main.ts starts them once the server listens, app.close() stops them. */
+    jobs: BackgroundJobs;
   }
 }
 
@@ -44,10 +41,26 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** How long a static answer is reused; 0 turns the cache off (tests that change data). */
   staticCacheMs?: number;
+  /** The demo library's drawer (main.ts hands it in only when the demo library is on). */
+  demoDrawer?: ModuleContext['demoDrawer'];
 }
 
+/**
+ * Every module, in the order they register: users first (its identity plugin resolves the session of every
+ * dynamic route registered after it), the web app's catch-all last.
+ */
+const MODULES = [
+  ['users', registerUsers],
+  ['wallet', registerWallet],
+  ['catalog', registerCatalog],
+  ['images', registerImages],
+  ['payments', registerPayments],
+  ['support', registerSupport],
+  ['web', registerWeb],
+] as const;
+
 /** Builds the whole service: plugins, then modules, then one error handler. */
-export async function buildApp({ config, db, logger = false, staticCacheMs = 5000 }: AppDeps) {
+export async function buildApp({ config, db, logger = false, staticCacheMs = 5000, demoDrawer }: AppDeps) {
   const protective = securityHeaders({ https: config.publicOrigin.startsWith('https://') });
   const answers = new StaticAnswers({ ttlMs: staticCacheMs, headers: protective });
   const app = Fastify({
@@ -88,69 +101,22 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   await app.register(staticCache, { answers });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
-  const usersRepo = createUsersRepository(db);
-  const sessionSweeper = createSessionSweeper({
-    repo: usersRepo,
-    log: app.log.child({ job: 'session-sweeper' }),
-  });
-  app.decorate('sessionSweeper', sessionSweeper);
-  app.addHook('onClose', () => sessionSweeper.stop());
-  await app.register(identity, {
-    repo: usersRepo,
-    secureCookies: config.publicOrigin.startsWith('https://'),
-  });
-
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/api/') && !request.routeOptions.config.staticCache)
-      reply.header('Cache-Control', 'no-store');
-  });
-
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await db.execute('select 1');
     return { status: 'ok' };
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  const wallet = createWalletRepository(db);
-  const catalogRepo = createCatalogRepository(db);
-  const grants = createPageGrants(config.pageGrantKey);
-  await catalogRoutes(app, {
-    repo: catalogRepo,
-    ownedChapters: wallet.ownedChapters,
-    grantPage: (path) => grants.grant(path),
-  });
-  await usersRoutes(app, {
-    repo: usersRepo,
-    balanceOf: wallet.balanceOf,
-    registerPerHour: config.registerPerHour,
-    loginFailuresPerAccount: config.loginFailuresPerAccount,
-    loginFailuresPerAddress: config.loginFailuresPerAddress,
-    findAccountPerHour: config.findAccountPerHour,
-    findAccountPerOrderPerHour: config.findAccountPerOrderPerHour,
-  });
-  await walletRoutes(app, { repo: wallet });
-  await supportRoutes(app, createSupportRepository(db));
-  await registerPayments(app, { config, db, usersRepo });
-
-  const images = createImageHost({
-    imageRoot: config.imageRoot,
-    cacheDir: config.imageCacheDir,
-    coverKey: config.coverKey,
-    grants,
-    isFreePage: cachedFreePages(catalogRepo.isFreePage),
-    // Demo pictures are drawn only with the demo library on, and only for images the database knows.
-    draw: config.demoLibrary ? demoDrawer(catalogRepo.isKnownImage) : undefined,
-    log: app.log,
-  });
-  await webRoutes(app, {
-    webDist: config.webDist,
-    images,
-    runtimeConfig: {
-      staticApiBase: config.staticApiBase,
-      dynamicApiBase: config.dynamicApiBase,
-      imageBase: config.imageBase,
-      coverKey: config.coverKey.toString('hex'),
-    },
-  });
+  const jobs = new BackgroundJobs();
+  const ports = {} as Ports;
+  const ctx: ModuleContext = { config, db, log: app.log, jobs, ports, demoDrawer };
+  for (const [name, register] of MODULES) {
+    const port = await register(app, ctx);
+    if (port) Object.assign(ports, { [name]: port });
+  }
+  app.decorate('ports', ports);
+  app.decorate('jobs', jobs);
+  // Requests in flight finish first (Fastify closes the server before onClose); a pass in progress is awaited.
+  app.addHook('onClose', () => jobs.stop());
   return app;
 }

@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import path from 'node:path';
+import envSchema, { type EnvSchemaOpt } from 'env-schema';
+import { configSchema, type Env, EXTRA_KEYWORDS, FLAG_TRUE, KEY_FILES } from './config-schema.ts';
+import {
+  allowedOrigins,
+  apiBase,
+  ConfigError,
+  isLocalOrigin,
+  publicOriginOf,
+  trustedOrigins,
+  trustProxy,
+} from './config-values.ts';
+
+export { ConfigError, isLocalOrigin };
 
 export interface Config {
   port: number;
@@ -55,56 +67,57 @@ export interface Config {
   payOrderMinutes: number;
 }
 
-export class ConfigError extends Error {}
-
-const defaults = {
-  PORT: '8080',
-  HOST: '0.0.0.0',
-  DATA_DIR: './data',
-  LOG_LEVEL: 'info',
-  DEMO_LIBRARY: 'true',
-  TRUST_PROXY: 'false',
-  REGISTER_PER_HOUR: '30',
-  LOGIN_FAILURES_PER_ACCOUNT: '10',
-  LOGIN_FAILURES_PER_ADDRESS: '30',
-  FIND_ACCOUNT_PER_HOUR: '10',
-  FIND_ACCOUNT_PER_ORDER_PER_HOUR: '5',
-  PAY_ORDER_MINUTES: '15',
-  SANDBOX_PAY: '',
-} as const;
-
-function integer(env: NodeJS.ProcessEnv, name: keyof typeof defaults, min: number, max: number): number {
-  const raw = env[name] ?? defaults[name];
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
+interface SchemaError {
+  instancePath: string;
+  message?: string;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: keyof typeof defaults): boolean {
-  const raw = (env[name] ?? defaults[name]).toLowerCase();
-  if (['1', 'true', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+/** The ajv that env-schema takes. */
+type Ajv = Extract<NonNullable<EnvSchemaOpt['ajv']>, { compile: unknown }>;
+// The first load's ajv (env-schema's defaults and our keywords) is kept with the schema it compiled: a new
+// one would take some 25 ms, and the tests load many configurations.
+let ajv: Ajv | undefined;
+
+/** The environment checked against the schema, defaults filled in; a bad value names its variable. */
+function validEnv(env: NodeJS.ProcessEnv): Env {
+  try {
+    return envSchema<Env>({
+      schema: configSchema,
+      data: env,
+      // Only `env` is read, never process.env behind the caller's back.
+      env: false,
+      ajv: ajv ?? {
+        customOptions: (fresh) => (ajv = EXTRA_KEYWORDS.reduce((a, k) => a.addKeyword(k), fresh)),
+      },
+    });
+  } catch (err) {
+    const errors = (err as { errors?: SchemaError[] }).errors;
+    if (!errors) throw err;
+    const first = new Map<string, SchemaError>();
+    for (const e of errors) if (!first.has(e.instancePath)) first.set(e.instancePath, e);
+    const messages = [...first.values()].map((e) => badValue(e.instancePath.slice(1), env, e));
+    throw new ConfigError(messages.join('; '));
+  }
 }
 
-function base(env: NodeJS.ProcessEnv, name: string): string {
-  const raw = (env[name] ?? '').trim().replace(/\/+$/, '');
-  if (raw !== '' && !/^https?:\/\/[^/]+/.test(raw)) {
-    throw new ConfigError(`${name} must be empty (same origin) or an http(s) URL, got "${raw}"`);
-  }
-  return raw;
+type Annotations = { expected?: string; writeOnly?: boolean };
+
+/** What a bad value should have been, in the schema's words (`expected`), else in ajv's. */
+function badValue(name: string, env: NodeJS.ProcessEnv, error: SchemaError): string {
+  const variable: Annotations | undefined = Object.hasOwn(configSchema.properties, name)
+    ? (configSchema.properties[name as keyof Env] as Annotations)
+    : undefined;
+  const expected = variable?.expected ? `must be ${variable.expected}` : error.message;
+  // A secret is not repeated into the logs.
+  return `${name} ${expected}${variable?.writeOnly ? '' : `, got "${env[name]}"`}`;
 }
 
-/** A 32-byte key from the variable `name`, or generated once and kept in the data directory as `fileName`. */
-function storedKey(env: NodeJS.ProcessEnv, dataDir: string, name: string, fileName: string): Buffer {
-  const raw = env[name];
-  if (raw !== undefined) {
-    if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new ConfigError(`${name} must be 64 hexadecimal characters`);
-    return Buffer.from(raw, 'hex');
-  }
-  const file = path.join(dataDir, fileName);
+const isTrue = (value: string) => FLAG_TRUE.includes(value.toLowerCase());
+
+/** A 32-byte key from the variable `name`, or generated once and kept in the data directory. */
+function storedKey(raw: string | undefined, dataDir: string, name: keyof typeof KEY_FILES): Buffer {
+  if (raw !== undefined) return Buffer.from(raw, 'hex');
+  const file = path.join(dataDir, KEY_FILES[name]);
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
@@ -112,127 +125,43 @@ function storedKey(env: NodeJS.ProcessEnv, dataDir: string, name: string, fileNa
   return key;
 }
 
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** A proxy address or range as proxy-addr reads it: an IP, an IP/prefix, or one of its named ranges. */
-function isProxyAddress(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [ip = '', prefix, ...rest] = entry.split('/');
-  const version = isIP(ip);
-  if (version === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  const bits = Number(prefix);
-  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
-}
-
-function trustProxy(raw: string): Config['trustProxy'] {
-  const value = raw.trim().toLowerCase();
-  if (['', 'false', 'no', '0'].includes(value)) return false;
-  if (['true', 'yes'].includes(value)) {
-    throw new ConfigError(
-      'TRUST_PROXY=true would believe any X-Forwarded-For a client writes: set the number of proxies in front of the server (e.g. 1) or their addresses / CIDR ranges (e.g. 10.0.0.0/8,127.0.0.1)',
-    );
-  }
-  if (/^\d+$/.test(value)) {
-    const hops = Number(value);
-    if (hops > 16) throw new ConfigError(`TRUST_PROXY hop count must be from 1 to 16, got "${raw}"`);
-    return hops;
-  }
-  const entries = value.split(',').map((e) => e.trim());
-  const bad = entries.find((e) => !isProxyAddress(e));
-  if (bad !== undefined) {
-    throw new ConfigError(
-      `TRUST_PROXY must be false, a hop count, or a comma list of proxy addresses / CIDR ranges; "${bad}" is none of these`,
-    );
-  }
-  return entries;
-}
-
-function origins(raw: string): string[] {
-  const list = raw
-    .split(',')
-    .map((o) => o.trim().replace(/\/+$/, ''))
-    .filter((o) => o !== '');
-  const bad = list.find((o) => !/^https?:\/\/[^/?#\s]+$/.test(o));
-  if (bad !== undefined) {
-    throw new ConfigError(
-      `ALLOWED_ORIGINS must be a comma list of origins such as https://m.example.com, got "${bad}"`,
-    );
-  }
-  return list;
-}
-
-const originOf = (base: string) => (base === '' ? [] : [new URL(base).origin]);
-
-const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-/** A local origin (the default, for trying the service out) is the same site under each loopback name. */
-export function isLocalOrigin(origin: string): boolean {
-  const url = new URL(origin);
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
-}
-function loopbackAliases(origin: string): string[] {
-  if (!isLocalOrigin(origin)) return [origin];
-  const port = new URL(origin).port;
-  return LOOPBACK_HOSTS.map((host) => `http://${host}${port ? `:${port}` : ''}`);
-}
-
-function merchantId(raw: string): string {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(raw)) {
-    throw new ConfigError(`SANDBOX_MERCHANT_ID must be 1 to 64 letters, digits, _ or -, got "${raw}"`);
-  }
-  return raw;
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = integer(env, 'PORT', 0, 65535);
-  const dataDir = path.resolve(env.DATA_DIR ?? defaults.DATA_DIR);
-  const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(publicOrigin)) {
-    throw new ConfigError(
-      `PUBLIC_ORIGIN must be an origin such as https://m.example.com, got "${publicOrigin}"`,
-    );
-  }
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
-  }
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  const env = validEnv(raw);
+  const dataDir = path.resolve(env.DATA_DIR);
+  const publicOrigin = publicOriginOf(env.PUBLIC_ORIGIN, env.PORT);
+  const staticApiBase = apiBase('STATIC_API_BASE', env.STATIC_API_BASE);
+  const dynamicApiBase = apiBase('DYNAMIC_API_BASE', env.DYNAMIC_API_BASE);
   return {
-    port,
-    host: env.HOST ?? defaults.HOST,
+    port: env.PORT,
+    host: env.HOST,
     dataDir,
-    databaseUrl,
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
     imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
-    coverKey: storedKey(env, dataDir, 'COVER_KEY', 'cover-key.hex'),
-    pageGrantKey: storedKey(env, dataDir, 'PAGE_GRANT_KEY', 'page-grant-key.hex'),
+    coverKey: storedKey(env.COVER_KEY, dataDir, 'COVER_KEY'),
+    pageGrantKey: storedKey(env.PAGE_GRANT_KEY, dataDir, 'PAGE_GRANT_KEY'),
     publicOrigin,
-    staticApiBase: base(env, 'STATIC_API_BASE'),
-    dynamicApiBase: base(env, 'DYNAMIC_API_BASE'),
-    trustedOrigins: [
-      ...new Set([
-        ...loopbackAliases(publicOrigin),
-        ...originOf(base(env, 'STATIC_API_BASE')),
-        ...originOf(base(env, 'DYNAMIC_API_BASE')),
-        ...origins(env.ALLOWED_ORIGINS ?? ''),
-      ]),
-    ],
-    imageBase: base(env, 'IMAGE_BASE'),
-    demoLibrary: flag(env, 'DEMO_LIBRARY'),
-    logLevel: env.LOG_LEVEL ?? defaults.LOG_LEVEL,
-    trustProxy: trustProxy(env.TRUST_PROXY ?? defaults.TRUST_PROXY),
-    registerPerHour: integer(env, 'REGISTER_PER_HOUR', 1, 100_000),
-    loginFailuresPerAccount: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', 1, 10_000),
-    loginFailuresPerAddress: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', 1, 100_000),
-    findAccountPerHour: integer(env, 'FIND_ACCOUNT_PER_HOUR', 1, 100_000),
-    findAccountPerOrderPerHour: integer(env, 'FIND_ACCOUNT_PER_ORDER_PER_HOUR', 1, 1000),
+    staticApiBase,
+    dynamicApiBase,
+    trustedOrigins: trustedOrigins(
+      publicOrigin,
+      [staticApiBase, dynamicApiBase],
+      allowedOrigins(env.ALLOWED_ORIGINS),
+    ),
+    imageBase: apiBase('IMAGE_BASE', env.IMAGE_BASE),
+    demoLibrary: isTrue(env.DEMO_LIBRARY),
+    logLevel: env.LOG_LEVEL,
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    registerPerHour: env.REGISTER_PER_HOUR,
+    loginFailuresPerAccount: env.LOGIN_FAILURES_PER_ACCOUNT,
+    loginFailuresPerAddress: env.LOGIN_FAILURES_PER_ADDRESS,
+    findAccountPerHour: env.FIND_ACCOUNT_PER_HOUR,
+    findAccountPerOrderPerHour: env.FIND_ACCOUNT_PER_ORDER_PER_HOUR,
     webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
-    sandboxPayKey: storedKey(env, dataDir, 'SANDBOX_PAY_KEY', 'sandbox-pay-key.hex'),
-    sandboxPay:
-      env.SANDBOX_PAY === undefined || env.SANDBOX_PAY === ''
-        ? isLocalOrigin(publicOrigin)
-        : flag(env, 'SANDBOX_PAY'),
-    sandboxMerchantId: merchantId(env.SANDBOX_MERCHANT_ID ?? 'ym-sandbox'),
-    payNotifyBase: base(env, 'PAY_NOTIFY_BASE'),
-    payOrderMinutes: integer(env, 'PAY_ORDER_MINUTES', 2, 1440),
+    sandboxPayKey: storedKey(env.SANDBOX_PAY_KEY, dataDir, 'SANDBOX_PAY_KEY'),
+    sandboxPay: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : isLocalOrigin(publicOrigin),
+    sandboxMerchantId: env.SANDBOX_MERCHANT_ID,
+    payNotifyBase: apiBase('PAY_NOTIFY_BASE', env.PAY_NOTIFY_BASE),
+    payOrderMinutes: env.PAY_ORDER_MINUTES,
   };
 }

@@ -1,56 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, type ServerProcess, startServer } from '../test/server-process.ts';
 import { dbKind } from '../test/test-database.ts';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const main = path.join(root, 'apps/server/src/main.ts');
-
-function startServer(dataDir: string, port: number) {
-  const child = spawn(tsx, [main], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes('is ready on')) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${output}`));
-    });
-  });
-  return { child, ready, exited, output: () => output };
-}
+const start = (dataDir: string, port: number) => startServer(port, { DATA_DIR: dataDir, LOG_LEVEL: 'info' });
 
 // The data-dir lock and the process lifecycle belong to the embedded database; one run is enough.
 describe.skipIf(dbKind !== 'pglite')('the server process', () => {
   let dataDir: string;
-  let first: ReturnType<typeof startServer>;
-  const port = 18000 + Math.floor(Math.random() * 2000);
+  let first: ServerProcess;
+  let port: number;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-main-'));
-    first = startServer(dataDir, port);
-    await first.ready;
+    port = await freePort();
+    first = await start(dataDir, port);
   }, 60_000);
   afterAll(async () => {
-    if (first?.child.exitCode === null) first.child.kill('SIGKILL');
+    first?.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -75,18 +44,15 @@ describe.skipIf(dbKind !== 'pglite')('the server process', () => {
   });
 
   it('refuses a second process on the same data directory, saying why', async () => {
-    const second = startServer(dataDir, port + 1);
-    second.ready.catch(() => undefined);
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toContain('is in use by another Yueman process');
+    const second = start(dataDir, await freePort());
+    await expect(second).rejects.toThrow(/exited with 1:[\s\S]*is in use by another Yueman process/);
   }, 30_000);
 
   it('shuts down cleanly on SIGTERM and releases the lock', async () => {
-    first.child.kill('SIGTERM');
+    first.kill('SIGTERM');
     expect(await first.exited).toBe(0);
-    const again = startServer(dataDir, port + 2);
-    await again.ready;
-    (again.child as ChildProcess).kill('SIGTERM');
+    const again = await start(dataDir, await freePort());
+    again.kill('SIGTERM');
     expect(await again.exited).toBe(0);
   }, 60_000);
 });

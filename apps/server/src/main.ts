@@ -3,7 +3,6 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
-import { seedDemoLibrary } from './seed/seed-demo.ts';
 import { loggerOptions } from './shared/logging.ts';
 
 const log = pino(loggerOptions(process.env.LOG_LEVEL ?? 'info'));
@@ -19,20 +18,19 @@ async function main() {
       ? { kind: 'postgres', url: config.databaseUrl }
       : { kind: 'pglite', dataDir: config.dataDir },
   );
-  if (config.demoLibrary) {
-    const { seeded } = await seedDemoLibrary(database.db);
+  // The demo generator is loaded only when the demo library is on: a production server never runs its code.
+  const demo = config.demoLibrary ? await import('./seed/index.ts') : undefined;
+  if (demo) {
+    const { seeded } = await demo.seedDemoLibrary(database.db);
     if (seeded) log.info('demo library created');
   }
-  const app = await buildApp({ config, db: database.db, logger: loggerOptions(config.logLevel) });
-  await app.listen({ port: config.port, host: config.host });
-  // The sandbox's notifier, the order sweeper and the session sweeper run in this process; app.close() stops them.
-  app.payments.startBackgroundJobs();
-  app.sessionSweeper.start();
-  log.info(
-    { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
-    `阅漫 is ready on ${config.publicOrigin}`,
-  );
-
+  const app = await buildApp({
+    config,
+    db: database.db,
+    logger: loggerOptions(config.logLevel),
+    demoDrawer: demo?.demoDrawer,
+  });
+  // Before listening: a SIGTERM that arrives as soon as the port answers still closes cleanly.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -45,6 +43,14 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  // The sandbox's notifier, the order sweeper and the session sweeper run in this process; app.close() stops them.
+  app.jobs.start();
+  log.info(
+    { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
+    `阅漫 is ready on ${config.publicOrigin}`,
+  );
 }
 
 main().catch((err) => {

@@ -2,9 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../src/db/client.ts';
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+import { rowsOf } from '../src/shared/rows.ts';
 
 async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
   return rowsOf<T>(await db.execute(query));

@@ -1,20 +1,11 @@
 // The whole server's log, at debug level, after the calls that carry secrets: no password, session token,
 // signature, credential header or password hash may be in it.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './money/server-process.ts';
+import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 // One run is enough: the log is the process's, whichever database is behind it.
 describe.skipIf(dbKind !== 'pglite')('the log of a real server', () => {

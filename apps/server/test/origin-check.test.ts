@@ -1,8 +1,8 @@
 // Requests from other sites change nothing (docs/contract.md section 2): Origin, or Referer without it, must be ours.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { login, post, registerVisitor } from '../src/modules/users/account-test-helpers.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { describeDb } from './test-database.ts';
+import { login, post, registerVisitor } from './visitors.ts';
 
 describeDb('requests from other sites', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { seedDemoLibrary } from '../src/seed/seed-demo.ts';
+import { demoDrawer, seedDemoLibrary } from '../src/seed/index.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export async function createTestApp(
@@ -14,7 +14,13 @@ export async function createTestApp(
   if (opts.seed !== false) await seedDemoLibrary(database.db);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, ...opts.env });
-  const app = await buildApp({ config, db: database.db, staticCacheMs: opts.staticCacheMs ?? 0 });
+  // As main.ts does: the demo pictures are drawn when the demo library is on.
+  const app = await buildApp({
+    config,
+    db: database.db,
+    staticCacheMs: opts.staticCacheMs ?? 0,
+    demoDrawer: config.demoLibrary ? demoDrawer : undefined,
+  });
   return {
     app,
     db: database.db,

@@ -96,6 +96,10 @@ export const BookDetail = Type.Object({
 });
 export type BookDetail = Static<typeof BookDetail>;
 
+/** The search call's data: the books whose title or author holds the keyword, most read first. */
+export const SearchBooks = Type.Array(Book);
+export type SearchBooks = Static<typeof SearchBooks>;
+
 export const InitSearch = Type.Object({ hotWords: Type.Array(Type.String()) });
 export type InitSearch = Static<typeof InitSearch>;
 

@@ -1,6 +1,13 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
-/** Every JSON answer under /api (docs/contract.md section 1). */
+/** Every JSON answer under /api (docs/api.md section 1): its schema around a data schema, and its type. */
+export interface Envelope<T> {
+  result: boolean;
+  /** One of `Code` (rules.ts), or the HTTP status of a transport failure. */
+  code: number;
+  msg: string;
+  data: T;
+}
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({
     result: Type.Boolean(),

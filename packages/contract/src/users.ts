@@ -53,11 +53,6 @@ export const FindAccountQuery = Type.Object({
 export const FoundAccount = Type.Object({ account: Type.String(), password: Type.String() });
 export type FoundAccount = Static<typeof FoundAccount>;
 
-/**
- * Business answers of the account calls: HTTP 200, result false, with these codes (docs/decisions.md, Users).
- * Code 404 and its text are the spec's; 102 and 103 are ours.
- */
-export const AccountCode = { wrongCredentials: 102, mobileTaken: 103, accountNotFound: 404 } as const;
 export const LOGIN_FAILED_MSG = '账户或密码不正确';
 export const MOBILE_TAKEN_MSG = '该手机号已绑定其他账号';
 export const ACCOUNT_NOT_FOUND_MSG =

@@ -13,6 +13,8 @@ import * as schema from './schema/index.ts';
 export type Schema = typeof schema;
 // Both drivers expose the same pg-core query builder; repositories only see this type.
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** The database or a transaction on it: a repository call that must join its caller's transaction takes one. */
+export type Queryable = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
 export interface OpenedDatabase {
   db: Database;

@@ -1,6 +1,4 @@
-/** Lists are 20 a page, pages start at 1, totalPage = ceil(totalItem / 20) (docs/contract.md section 6). */
-export const PAGE_SIZE = 20;
+import { PAGE_SIZE } from '@yueman/contract';
 
+/** The rows of a page (pages start at 1, PAGE_SIZE a page: packages/contract rules.ts). */
 export const pageWindow = (page: number) => ({ limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-
-export const totalPages = (totalItem: number) => Math.ceil(totalItem / PAGE_SIZE);

@@ -4,3 +4,7 @@ export function one<T>(rows: T[]): T {
   if (row === undefined || rows.length !== 1) throw new Error(`expected exactly one row, got ${rows.length}`);
   return row;
 }
+
+/** The rows of `db.execute(sql...)`: node-postgres answers { rows }, PGlite's drizzle driver the same or an array. */
+export const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);

@@ -8,9 +8,13 @@ declare module 'fastify' {
   }
 }
 
+/** Addresses whose answers are personal or one-off: the API, the pay apply page and the sandbox gateway's pages. */
+const NO_STORE_PREFIXES = ['/api/', '/h5/', '/sandbox-pay/'];
+
 /**
- * Caching policy per route. Static routes (`config: { staticCache: true }`) get a strong ETag, 304 on a
- * match and their answers kept in `answers`; every other /api route gets `no-store`. Hooks are attached per
+ * The one caching rule of the server's own answers. Static routes (`config: { staticCache: true }`) get a strong
+ * ETag, 304 on a match and their answers kept in `answers`; every other route under NO_STORE_PREFIXES gets
+ * `no-store`. (The web app's files and the images set their own long-lived headers; error answers are no-store.) Hooks are attached per
  * route in onRoute and are callback-style, so other routes carry none of this and a hit costs no promise.
  * Register before @fastify/compress: kept answers carry their own compressed copies, so static routes opt
  * out of its hooks.
@@ -65,7 +69,7 @@ export default fp(
         route.compress = false;
         route.onRequest = append(route.onRequest, serveKept);
         route.onSend = append(route.onSend, keepAnswer);
-      } else if (route.url.startsWith('/api/')) {
+      } else if (NO_STORE_PREFIXES.some((prefix) => route.url.startsWith(prefix))) {
         // Dynamic calls are personal: no shared cache may keep them (docs/contract.md section 1).
         route.onRequest = append(route.onRequest, noStore);
       }

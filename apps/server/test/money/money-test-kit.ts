@@ -1,9 +1,7 @@
 // Reads of the money state for the cross-module money tests (property and crash tests).
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/client.ts';
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
+import { rowsOf } from '../../src/shared/rows.ts';
 
 export interface PricedChapter {
   chapterId: number;

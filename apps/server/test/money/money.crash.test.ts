@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { notificationBody } from '../../src/modules/payments/payments.test-support.ts';
 import { expectLedgerInvariants } from '../ledger-invariants.ts';
+import { type ServerProcess, startServer } from '../server-process.ts';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from '../test-database.ts';
 import { ownedChapterIds } from './money-test-kit.ts';
-import { type ServerProcess, startServer } from './server-process.ts';
 
 const payKey = randomBytes(32);
 const READERS = 6;

@@ -6,13 +6,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   applyWeb,
   notificationBody,
-  paymentsTestEnv,
   postNotification,
-  registerReader,
 } from '../../src/modules/payments/payments.test-support.ts';
 import { expectLedgerInvariants } from '../ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { describeDb } from '../test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../visitors.ts';
 import { balanceOf, ownedChapterIds, type PricedChapter, pricedChapters } from './money-test-kit.ts';
 
 // Demo packs (seed/demo-shop.ts) through wechat_h5, 9.5折: what the payer pays and what arrives.
@@ -73,7 +72,7 @@ describeDb('money against a model', () => {
   let chapters: PricedChapter[];
 
   beforeAll(async () => {
-    t = await createTestApp({ env: paymentsTestEnv });
+    t = await createTestApp({ env: manyVisitorsEnv });
     // Six priced chapters of VIP-free books and six of books that are not: VIP changes only the first kind.
     chapters = await pricedChapters(t.db, 6);
   });
@@ -82,7 +81,7 @@ describeDb('money against a model', () => {
   async function run(actions: Action[]) {
     const readers: ModelReader[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await registerReader(t);
+      const r = await registerVisitor(t);
       readers.push({ ...r, coins: 0, vip: false, owned: new Set() });
     }
     const orders: ModelOrder[] = [];
@@ -122,7 +121,7 @@ describeDb('money against a model', () => {
         await t.db.execute(
           sql`update pay_orders set expires_at = now() - interval '1 second' where status = 'created'`,
         );
-        await t.app.payments.expireStaleOrders(new Date());
+        await t.app.ports.payments.expireStaleOrders(new Date());
       } else {
         const reader = readers[a.reader] as ModelReader;
         const chapter = chapters[a.chapter % chapters.length] as PricedChapter;

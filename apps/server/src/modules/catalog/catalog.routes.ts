@@ -1,28 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  BookDetail,
-  BookIdParams,
-  CategoryResponse,
-  ChapterInfo,
-  ChapterItem,
-  ChapterListQuery,
-  Envelope,
-  HomeIndex,
-  Id,
-  InitSearch,
-  ListResponse,
-  PageParams,
-  QueryParams,
-  ReadChapterQuery,
-  SearchQuery,
-  ShowcaseParams,
-} from '@yueman/contract';
+import { Id, routes } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import Value from 'typebox/value';
+import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
 import { badRequest } from '../../shared/errors.ts';
-import { isVip } from '../users/sessions.ts';
+import { isVip } from '../wallet/index.ts';
 import * as catalog from './catalog.service.ts';
 
 /** bookId from a form body, checked like the query's. */
@@ -34,121 +17,48 @@ function bookIdFromForm(body: unknown): number {
   return bookId;
 }
 
-const staticCall = { config: { staticCache: true } } as const;
-const tags = ['catalog'];
-
 export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get(
-    '/api/book/home/index',
-    { ...staticCall, schema: { tags, summary: '首页', response: { 200: Envelope(HomeIndex) } } },
-    async () => ok(await catalog.homeIndex(deps)),
-  );
-
-  r.get(
-    '/api/book/category',
-    {
-      ...staticCall,
-      schema: { tags, summary: '分类与连载状态', response: { 200: Envelope(CategoryResponse) } },
-    },
-    async () => ok(await catalog.categoryList(deps)),
-  );
-
+  r.route({ ...contractRoute(routes.homeIndex), handler: async () => ok(await catalog.homeIndex(deps)) });
+  r.route({ ...contractRoute(routes.category), handler: async () => ok(await catalog.categoryList(deps)) });
   r.route({
-    method: ['GET', 'POST'],
-    url: '/api/book/query/:publishStatus/:categoryId/:page',
-    ...staticCall,
-    schema: {
-      tags,
-      summary: '按状态和分类查询',
-      params: QueryParams,
-      response: { 200: Envelope(ListResponse) },
-    },
+    ...contractRoute(routes.queryBooks),
     handler: async (req) => ok(await catalog.queryBooks(deps, req.params)),
   });
+  r.route({
+    ...contractRoute(routes.updatedBooks),
+    handler: async (req) => ok(await catalog.updatedBooks(deps, req.params)),
+  });
+  r.route({
+    ...contractRoute(routes.showcase),
+    handler: async (req) => ok(await catalog.showcaseDetail(deps, req.params)),
+  });
+  r.route({
+    ...contractRoute(routes.bookDetail),
+    handler: async (req) => ok(await catalog.bookDetail(deps, req.params)),
+  });
 
-  r.get(
-    '/api/book/new/:page',
-    {
-      ...staticCall,
-      schema: { tags, summary: '最近更新', params: PageParams, response: { 200: Envelope(ListResponse) } },
-    },
-    async (req) => ok(await catalog.updatedBooks(deps, req.params.page)),
-  );
-
-  r.get(
-    '/api/book/showcase/detail/:type/:page',
-    {
-      ...staticCall,
-      schema: {
-        tags,
-        summary: '橱窗列表',
-        params: ShowcaseParams,
-        response: { 200: Envelope(ListResponse) },
-      },
-    },
-    async (req) => ok(await catalog.showcaseDetail(deps, req.params.type, req.params.page)),
-  );
-
-  r.get(
-    '/api/book/detail/:bookId',
-    {
-      ...staticCall,
-      schema: { tags, summary: '书籍详情', params: BookIdParams, response: { 200: Envelope(BookDetail) } },
-    },
-    async (req) => ok(await catalog.bookDetail(deps, req.params.bookId)),
-  );
-
-  // The spec sends bookId in the query and in the form body; either is accepted, and the body may be absent.
-  r.post(
-    '/api/book/chapter/list',
-    {
-      schema: {
-        tags,
-        summary: '章节目录（含 alreadyBuy）',
-        querystring: Type.Partial(ChapterListQuery),
-        response: { 200: Envelope(Type.Array(ChapterItem)) },
-      },
-    },
-    async (req) => {
+  r.route({
+    ...contractRoute(routes.chapterList),
+    handler: async (req) => {
       const bookId = req.query.bookId ?? bookIdFromForm(req.body);
-      return ok(await catalog.chapterList(deps, bookId, req.user?.userId ?? null));
+      return ok(await catalog.chapterList(deps, { bookId, userId: req.user?.userId ?? null }));
     },
-  );
+  });
 
-  r.get(
-    '/api/book/read_chapter',
-    {
-      schema: {
-        tags,
-        summary: '阅读章节',
-        querystring: ReadChapterQuery,
-        response: { 200: Envelope(ChapterInfo) },
-      },
-    },
-    async (req) => {
+  r.route({
+    ...contractRoute(routes.readChapter),
+    handler: async (req) => {
       const reader = req.user ? { userId: req.user.userId, isVip: isVip(req.user) } : null;
-      return ok(await catalog.readChapter(deps, req.query, reader));
+      return ok(await catalog.readChapter(deps, { ...req.query, reader }));
     },
-  );
+  });
 
-  r.get(
-    '/api/book/init_search',
-    { schema: { tags, summary: '热门搜索', response: { 200: Envelope(InitSearch) } } },
-    async () => ok(await catalog.initSearch(deps)),
-  );
-
-  r.post(
-    '/api/book/search',
-    {
-      schema: {
-        tags,
-        summary: '按书名或作者搜索',
-        querystring: SearchQuery,
-        response: { 200: Envelope(Type.Array(Type.Any())) },
-      },
-    },
-    async (req) => ok(await catalog.search(deps, req.query.content, req.query.page ?? 1)),
-  );
+  r.route({ ...contractRoute(routes.initSearch), handler: async () => ok(await catalog.initSearch(deps)) });
+  r.route({
+    ...contractRoute(routes.search),
+    handler: async (req) =>
+      ok(await catalog.search(deps, { content: req.query.content, page: req.query.page ?? 1 })),
+  });
 }

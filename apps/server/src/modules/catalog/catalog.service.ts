@@ -6,8 +6,16 @@ import type {
   ListResponse,
   ShowcaseType,
 } from '@yueman/contract';
-import { badRequest, noMoreChapters, notFound, paymentNeeded, userUnknown } from '../../shared/errors.ts';
-import { pageWindow, totalPages } from '../../shared/pagination.ts';
+import { SEARCH_MAX_LENGTH, totalPages } from '@yueman/contract';
+import { userUnknown } from '../../shared/errors.ts';
+import { pageWindow } from '../../shared/pagination.ts';
+import {
+  bookNotFound,
+  chapterNotBought,
+  emptyKeyword,
+  keywordTooLong,
+  noMoreChapters,
+} from './catalog.errors.ts';
 import type { BookFilter, CatalogRepository } from './catalog.repository.ts';
 
 /** The reader behind a dynamic call, as far as reading is concerned. */
@@ -22,13 +30,12 @@ export type OwnedChapters = (userId: number, chapterIds: number[]) => Promise<Se
 export interface CatalogDeps {
   repo: CatalogRepository;
   ownedChapters: OwnedChapters;
-  /** Puts an expiring grant in front of a priced chapter's page path (images/page-grant.ts). */
+  /** Puts an expiring grant in front of a priced chapter's page path (the images module's port). */
   grantPage: (path: string) => string;
 }
 
 const HOME_SECTION_SIZE = 6;
 const RECOMMEND_SIZE = 6;
-export const SEARCH_MAX_LENGTH = 20;
 
 async function listResponse(
   repo: CatalogRepository,
@@ -74,23 +81,23 @@ export function queryBooks(
   return listResponse(repo, repo.filteredBooks(filter, limit, offset));
 }
 
-export function updatedBooks({ repo }: CatalogDeps, page: number) {
+export function updatedBooks({ repo }: CatalogDeps, { page }: { page: number }) {
   const { limit, offset } = pageWindow(page);
   return listResponse(repo, repo.recentlyUpdated(limit, offset));
 }
 
-export function showcaseDetail({ repo }: CatalogDeps, type: ShowcaseType, page: number) {
+export function showcaseDetail({ repo }: CatalogDeps, { type, page }: { type: ShowcaseType; page: number }) {
   const { limit, offset } = pageWindow(page);
   return listResponse(repo, repo.showcase(type, limit, offset));
 }
 
-export async function bookDetail({ repo }: CatalogDeps, bookId: number): Promise<BookDetail> {
+export async function bookDetail({ repo }: CatalogDeps, { bookId }: { bookId: number }): Promise<BookDetail> {
   const [book, chapters, recommendList] = await Promise.all([
     repo.book(bookId),
     repo.chapterList(bookId),
     repo.sameCategoryBooks(bookId, RECOMMEND_SIZE),
   ]);
-  if (!book) throw notFound('这本书不存在');
+  if (!book) throw bookNotFound();
   // The detail is a static (shared, cached) answer: ownership is personal and comes from chapter/list.
   const chapterList = chapters.map((c) => ({ ...c, alreadyBuy: false }));
   return { book, chapterList, lastChapter: chapterList.at(-1) ?? null, recommendList };
@@ -98,11 +105,10 @@ export async function bookDetail({ repo }: CatalogDeps, bookId: number): Promise
 
 export async function chapterList(
   { repo, ownedChapters }: CatalogDeps,
-  bookId: number,
-  userId: number | null,
+  { bookId, userId }: { bookId: number; userId: number | null },
 ): Promise<ChapterItem[]> {
   const [book, chapters] = await Promise.all([repo.bookForReading(bookId), repo.chapterList(bookId)]);
-  if (!book) throw notFound('这本书不存在');
+  if (!book) throw bookNotFound();
   const owned =
     userId === null
       ? new Set<number>()
@@ -120,15 +126,14 @@ export async function chapterList(
  */
 export async function readChapter(
   { repo, ownedChapters, grantPage }: CatalogDeps,
-  q: { bookId: number; number: number },
-  reader: Reader | null,
+  { reader, ...q }: { bookId: number; number: number; reader: Reader | null },
 ): Promise<ChapterInfo> {
   const [book, chapter, around] = await Promise.all([
     repo.bookForReading(q.bookId),
     repo.chapter(q.bookId, q.number),
     repo.neighbours(q.bookId, q.number),
   ]);
-  if (!book) throw notFound('这本书不存在');
+  if (!book) throw bookNotFound();
   if (!chapter) throw noMoreChapters();
 
   const info: ChapterInfo = {
@@ -154,7 +159,7 @@ export async function readChapter(
     const readable =
       (reader.isVip && book.vipFree) ||
       (await ownedChapters(reader.userId, [chapter.chapterId])).has(chapter.chapterId);
-    if (!readable) throw paymentNeeded('本章需要购买后阅读', info);
+    if (!readable) throw chapterNotBought(info);
   }
 
   const sizes = await repo.picSizes(chapter.pics);
@@ -174,13 +179,13 @@ export async function initSearch({ repo }: CatalogDeps) {
 /** Keyword rules and messages from the spec's section 5. */
 export function searchKeyword(raw: string): string {
   const keyword = raw.trim();
-  if (keyword.length === 0) throw badRequest('请输入搜索关键字');
-  if ([...keyword].length > SEARCH_MAX_LENGTH) throw badRequest('搜索关键字最长不超过20个字');
+  if (keyword.length === 0) throw emptyKeyword();
+  if ([...keyword].length > SEARCH_MAX_LENGTH) throw keywordTooLong();
   return keyword;
 }
 
-export async function search({ repo }: CatalogDeps, raw: string, page: number) {
-  const keyword = searchKeyword(raw);
+export async function search({ repo }: CatalogDeps, { content, page }: { content: string; page: number }) {
+  const keyword = searchKeyword(content);
   const { limit, offset } = pageWindow(page);
   return (await repo.searchBooks(keyword, limit, offset)).rows;
 }

@@ -1,19 +1,22 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Remembers, for a short time, which page paths belong to a free chapter. A page request without a grant asks the
- * database once per path per `ttlMs`; a chapter that becomes priced is protected within that time on every
- * server. Bounded: a full map is emptied (junk paths cost one lookup each, never memory).
+ * database once per path per `ttlMs` (concurrent first requests share that one lookup); a chapter that becomes
+ * priced is protected within that time on every server. Bounded: junk paths push out the least recently used.
  */
 export function cachedFreePages(
   lookup: (path: string) => Promise<boolean>,
   { ttlMs = 30_000, maxEntries = 50_000, now = Date.now } = {},
 ) {
-  const known = new Map<string, { free: boolean; until: number }>();
-  return async (path: string): Promise<boolean> => {
-    const hit = known.get(path);
-    if (hit && hit.until > now()) return hit.free;
-    const free = await lookup(path);
-    if (known.size >= maxEntries) known.clear();
-    known.set(path, { free, until: now() + ttlMs });
-    return free;
-  };
+  const known = new LRUCache<string, boolean>({
+    max: maxEntries,
+    ttl: ttlMs,
+    // Read the clock on every check: the default caches it for a millisecond, which a test clock outruns.
+    ttlResolution: 0,
+    perf: { now },
+    fetchMethod: (path) => lookup(path),
+  });
+  // Undefined only if the fetch were aborted; a page is free only when the database says so.
+  return async (path: string): Promise<boolean> => (await known.fetch(path)) ?? false;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { fail } from '../../shared/envelope.ts';
 import { encryptCover } from './cover-crypto.ts';
 import { createImageStore, type ImageLog } from './image-store.ts';
@@ -11,7 +12,7 @@ import {
   type ParsedImageUrl,
   parseImageUrl,
 } from './image-url.ts';
-import { MemoryCache } from './memory-cache.ts';
+import { type Answer, createAnswerCache } from './memory-cache.ts';
 import type { PageGrants } from './page-grant.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -55,14 +56,6 @@ export interface ImageHost {
   readonly stats: { resizes: number };
 }
 
-/** A ready answer: headers built once; `body` absent for large images, which stream from `file`. */
-interface Answer {
-  headers: Record<string, string>;
-  etag: string;
-  body?: Buffer;
-  file: string;
-}
-
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` prefixes are ignored. */
 function notModified(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
@@ -75,8 +68,10 @@ function notModified(header: string | undefined, etag: string): boolean {
 
 export function createImageHost(opts: ImageHostOptions): ImageHost {
   const store = createImageStore(opts);
-  const memo = new MemoryCache<Answer>(opts.memoryBytes ?? 64 * 1024 * 1024);
-  const itemLimit = opts.memoryItemBytes ?? 512 * 1024;
+  const memo = createAnswerCache({
+    totalBytes: opts.memoryBytes ?? 64 * 1024 * 1024,
+    itemBytes: opts.memoryItemBytes ?? 512 * 1024,
+  });
   const loading = new Map<string, Promise<Answer | null>>();
 
   async function load(key: string, { path, width }: ImageRequest): Promise<Answer | null> {
@@ -93,8 +88,8 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
       etag,
     };
     const answer: Answer = { headers, etag, body, file: store.cacheFile(path, width) };
-    const keep: Answer = body.length <= itemLimit || cover ? answer : { headers, etag, file: answer.file };
-    memo.set(key, keep, (keep.body?.length ?? 0) + 256);
+    // The file holds the plain WebP: a cover's encrypted text exists only in memory.
+    memo.set(key, answer, !cover);
     return answer;
   }
 
@@ -165,17 +160,14 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     await respond(request, reply, parsed);
   }
 
-  // Readers ask for the same few thousand URLs over and over: remember the good ones (a full map is
-  // simply emptied; refused URLs are not kept, so junk cannot fill it).
-  const parsedUrls = new Map<string, ImageRequest>();
+  // Readers ask for the same few thousand URLs over and over: remember the good ones (refused URLs are not
+  // kept, so junk cannot push them out).
+  const parsedUrls = new LRUCache<string, ImageRequest>({ max: 50_000 });
   function parse(urlPath: string): ParsedImageUrl {
     const known = parsedUrls.get(urlPath);
     if (known) return known;
     const parsed = parseImageUrl(urlPath, opts.imageRoot);
-    if (parsed && !('error' in parsed)) {
-      if (parsedUrls.size >= 50_000) parsedUrls.clear();
-      parsedUrls.set(urlPath, parsed);
-    }
+    if (parsed && !('error' in parsed)) parsedUrls.set(urlPath, parsed);
     return parsed;
   }
 

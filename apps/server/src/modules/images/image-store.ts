@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
-import { Limiter } from './memory-cache.ts';
 
 export const WEBP_QUALITY = 78;
 /** libwebp effort 0-6: 2 is about a third faster than the default 4 (a 1000x3750 page: ~350 ms, not
@@ -64,7 +64,8 @@ async function writeAtomic(file: string, bytes: Buffer): Promise<void> {
 export function createImageStore(opts: ImageStoreOptions): ImageStore {
   const root = path.resolve(opts.imageRoot);
   const cacheDir = path.resolve(opts.cacheDir);
-  const limiter = new Limiter(opts.concurrency ?? Math.max(1, Math.min(4, availableParallelism())));
+  // A burst of first requests queues (first come, first served) instead of thrashing the cores.
+  const limit = pLimit(opts.concurrency ?? Math.max(1, Math.min(4, availableParallelism())));
   const sources = new Map<string, Promise<Buffer | null>>();
   const stats = { resizes: 0 };
 
@@ -74,7 +75,7 @@ export function createImageStore(opts: ImageStoreOptions): ImageStore {
     if (stored) return stored;
     const draw = opts.draw;
     if (!draw) return null;
-    const drawn = await limiter.run(() => draw(imagePath));
+    const drawn = await limit(() => draw(imagePath));
     if (!drawn) return null;
     // Keep the drawing as the source, so other widths and later runs do not draw it again.
     await writeAtomic(file, drawn).catch((err) =>
@@ -103,7 +104,7 @@ export function createImageStore(opts: ImageStoreOptions): ImageStore {
     if (!input) return null;
     let out: Buffer;
     try {
-      out = await limiter.run(() => {
+      out = await limit(() => {
         stats.resizes++;
         return sharp(input)
           .autoOrient()

@@ -1,5 +1,37 @@
-export { decryptCover, encryptCover } from './cover-crypto.ts';
-export { cachedFreePages } from './free-pages.ts';
-export { createImageHost, IMMUTABLE, type ImageHost, type ImageHostOptions } from './image-host.ts';
-export { IMAGE_WIDTHS, isCoverPath, parseImageUrl } from './image-url.ts';
-export { createPageGrants, type PageGrants } from './page-grant.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ModuleContext } from '../module-context.ts';
+import { cachedFreePages } from './free-pages.ts';
+import { createImageHost } from './image-host.ts';
+import { createPageGrants } from './page-grant.ts';
+
+/** Makes a source picture for an image path that has no file (the demo drawer), or null when it has none. */
+export type DrawMissingImage = (path: string) => Promise<Buffer | null>;
+
+/** What other modules may ask of the image host. */
+export interface ImagesPort {
+  /** A priced chapter's page path with an expiring grant in front (docs/contract.md section 5). */
+  grantPage(path: string): string;
+  /** Answers an image URL (`{path}_{width}_0.img`); false, with nothing sent, when the URL is not one. */
+  serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+}
+
+/**
+ * The image host: resized WebP on first request, kept on disk; encrypted covers; grants on priced pages. Its URLs
+ * have no prefix of their own, so the web module's catch-all route asks `serve` first.
+ */
+export async function registerImages(_app: FastifyInstance, ctx: ModuleContext): Promise<ImagesPort> {
+  const { config } = ctx;
+  const grants = createPageGrants(config.pageGrantKey);
+  const isKnownImage = (path: string) => ctx.ports.catalog.isKnownImage(path);
+  const host = createImageHost({
+    imageRoot: config.imageRoot,
+    cacheDir: config.imageCacheDir,
+    coverKey: config.coverKey,
+    grants,
+    isFreePage: cachedFreePages((path) => ctx.ports.catalog.isFreePage(path)),
+    // Demo pictures are drawn only with the demo library on, and only for images the database knows.
+    draw: ctx.demoDrawer?.(isKnownImage),
+    log: ctx.log,
+  });
+  return { grantPage: (path) => grants.grant(path), serve: host.serve };
+}

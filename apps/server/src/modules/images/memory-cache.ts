@@ -1,59 +1,43 @@
-/** Least-recently-used map bounded by a byte budget (Map keeps insertion order; a hit re-inserts). */
-export class MemoryCache<V> {
-  private readonly items = new Map<string, { value: V; bytes: number }>();
-  private total = 0;
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string): V | undefined {
-    const item = this.items.get(key);
-    if (!item) return undefined;
-    this.items.delete(key);
-    this.items.set(key, item);
-    return item.value;
-  }
-
-  set(key: string, value: V, bytes: number): void {
-    this.delete(key);
-    if (bytes > this.maxBytes) return;
-    this.items.set(key, { value, bytes });
-    this.total += bytes;
-    for (const [k, old] of this.items) {
-      if (this.total <= this.maxBytes) break;
-      this.items.delete(k);
-      this.total -= old.bytes;
-    }
-  }
-
-  delete(key: string): void {
-    const item = this.items.get(key);
-    if (!item) return;
-    this.items.delete(key);
-    this.total -= item.bytes;
-  }
-
-  get size(): number {
-    return this.items.size;
-  }
+/** A ready answer: headers built once; `body` absent for large images, which stream from `file`. */
+export interface Answer {
+  headers: Record<string, string>;
+  etag: string;
+  body?: Buffer;
+  file: string;
 }
 
-/** Caps how many sharp jobs run at once, so a burst of first requests queues instead of thrashing. */
-export class Limiter {
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
+export interface AnswerCache {
+  get(key: string): Answer | undefined;
+  /** Keeps `answer`; its body only when it fits `itemBytes` or cannot be streamed from its file. */
+  set(key: string, answer: Answer, streamable: boolean): void;
+  delete(key: string): void;
+}
 
-  constructor(private readonly max: number) {}
+export interface AnswerCacheLimits {
+  totalBytes: number;
+  itemBytes: number;
+}
 
-  async run<T>(job: () => Promise<T>): Promise<T> {
-    // A finished job hands its slot straight to the next in line, so no newcomer can slip in between.
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.active++;
-    try {
-      return await job();
-    } finally {
-      const next = this.queue.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
+/** Headers, key and bookkeeping, counted so that body-less answers still use up the budget. */
+const OVERHEAD_BYTES = 256;
+
+/**
+ * The answers to recent image URLs, least recently used dropped first once they pass `totalBytes`; an answer
+ * larger than that is not kept at all.
+ */
+export function createAnswerCache({ totalBytes, itemBytes }: AnswerCacheLimits): AnswerCache {
+  const cache = new LRUCache<string, Answer>({
+    maxSize: totalBytes,
+    sizeCalculation: (answer) => (answer.body?.length ?? 0) + OVERHEAD_BYTES,
+  });
+  return {
+    get: (key) => cache.get(key),
+    set(key, answer, streamable) {
+      const { body, ...bodiless } = answer;
+      cache.set(key, body && streamable && body.length > itemBytes ? bodiless : answer);
+    },
+    delete: (key) => void cache.delete(key),
+  };
 }

@@ -1,10 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
-import { createLedgerRepository } from '../wallet/ledger.repository.ts';
-import { backgroundLoop } from './background-loop.ts';
+import { backgroundLoop } from '../../shared/background-loop.ts';
+import type { ModuleContext } from '../module-context.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createSandboxGateway } from './gateways/sandbox.gateway.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
@@ -15,7 +12,10 @@ import { createSandboxProvider } from './sandbox/sandbox.provider.ts';
 import { createSandboxRepository } from './sandbox/sandbox.repository.ts';
 import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
 
-export interface PaymentsRuntime {
+/** What other modules (and operations) may ask of payments. */
+export interface PaymentsPort {
+  /** The user who paid the order with this merchant number, when it was paid in [from, to) (find-account). */
+  payerOf(paid: { orderNo: string; from: Date; to: Date }): Promise<number | undefined>;
   /** One pass of the sandbox notifier: sends owed notifications that are due (tests pass their own send). */
   deliverDueNotifications(
     send?: NotifySend,
@@ -23,14 +23,6 @@ export interface PaymentsRuntime {
   ): Promise<{ delivered: number; failed: number; more: boolean }>;
   /** One pass of the sweeper: expires unpaid orders whose time is up; answers their ids. */
   expireStaleOrders(now?: Date): Promise<number[]>;
-  /** Starts the notifier (every second) and the sweeper (every minute); app.close() stops them. */
-  startBackgroundJobs(): void;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    payments: PaymentsRuntime;
-  }
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -47,14 +39,10 @@ function ownAddress(app: FastifyInstance, fallbackPort: number) {
   return `http://${host}:${address.port}`;
 }
 
-/** Packs, channels, orders, gateways (the sandbox for now), notifications and the sweeper. */
-export async function registerPayments(
-  app: FastifyInstance,
-  opts: { config: Config; db: Database; usersRepo: UsersRepository },
-) {
-  const { config, db } = opts;
-  const ledger = createLedgerRepository(db);
-  const sandboxRepo = createSandboxRepository(db);
+/** Packs, channels, orders, gateways (the sandbox for now), notifications and the order sweeper. */
+export async function registerPayments(app: FastifyInstance, ctx: ModuleContext): Promise<PaymentsPort> {
+  const { config } = ctx;
+  const sandboxRepo = createSandboxRepository(ctx.db);
   const merchant = { id: config.sandboxMerchantId, name: '阅漫', key: config.sandboxPayKey };
   const provider = createSandboxProvider({
     repo: sandboxRepo,
@@ -64,12 +52,15 @@ export async function registerPayments(
   const notifier = createSandboxNotifier({
     repo: sandboxRepo,
     keyOf: (id) => (id === merchant.id ? merchant.key : undefined),
-    log: app.log.child({ job: 'sandbox-notifier' }),
+    log: ctx.log.child({ job: 'sandbox-notifier' }),
   });
   const deps: PaymentsDeps = {
-    repo: createPaymentsRepository(db),
-    ledger,
-    users: { repo: opts.usersRepo, balanceOf: ledger.balanceOf },
+    repo: createPaymentsRepository(ctx.db),
+    users: {
+      userInfo: (userId) => ctx.ports.users.userInfo(userId),
+      attributionOf: (userId) => ctx.ports.users.attributionOf(userId),
+    },
+    wallet: { creditPaidOrder: (tx, order) => ctx.ports.wallet.creditPaidOrder(tx, order) },
     // Without the sandbox its channels have no gateway: not offered, refused at apply, notifications refused.
     gateways: new GatewayRegistry(
       config.sandboxPay
@@ -81,39 +72,30 @@ export async function registerPayments(
     notifyBase: () => config.payNotifyBase || ownAddress(app, config.port),
     orderMinutes: config.payOrderMinutes,
   };
-  const sweeperLog = app.log.child({ job: 'pay-order-sweeper' });
-  const sweeper = backgroundLoop({
-    name: 'pay-order-sweeper',
-    intervalMs: SWEEP_EVERY_MS,
-    run: async () => {
-      const expired = await expireStaleOrders(deps);
-      if (expired.length > 0) sweeperLog.info({ expired: expired.length }, 'unpaid orders expired');
-      return false;
-    },
-    log: sweeperLog,
-  });
 
-  app.decorate<PaymentsRuntime>('payments', {
-    deliverDueNotifications: notifier.deliverDueNotifications,
-    expireStaleOrders: (now) => expireStaleOrders(deps, now),
-    startBackgroundJobs() {
-      if (config.sandboxPay) notifier.start();
-      sweeper.start();
-    },
-  });
-  // Requests in flight finish first (Fastify closes the server before onClose); a pass in progress is awaited.
-  app.addHook('onClose', async () => {
-    await Promise.all([notifier.stop(), sweeper.stop()]);
-  });
+  const sweeperLog = ctx.log.child({ job: 'pay-order-sweeper' });
+  ctx.jobs.add(
+    backgroundLoop({
+      name: 'pay-order-sweeper',
+      intervalMs: SWEEP_EVERY_MS,
+      run: async () => {
+        const expired = await expireStaleOrders(deps);
+        if (expired.length > 0) sweeperLog.info({ expired: expired.length }, 'unpaid orders expired');
+        return false;
+      },
+      log: sweeperLog,
+    }),
+  );
 
   await paymentsRoutes(app, deps);
-  app.log.info(
+  ctx.log.info(
     { sandboxPay: config.sandboxPay },
     config.sandboxPay
       ? 'the sandbox payment gateway takes payments (local origin or SANDBOX_PAY=true): never on a public site'
       : 'the sandbox payment gateway is off: channels without merchant keys show as under maintenance',
   );
   if (config.sandboxPay) {
+    ctx.jobs.add(notifier.loop);
     await sandboxRoutes(app, {
       repo: sandboxRepo,
       provider,
@@ -121,4 +103,10 @@ export async function registerPayments(
       trustedOrigins: config.trustedOrigins,
     });
   }
+
+  return {
+    payerOf: deps.repo.payerOf,
+    deliverDueNotifications: notifier.deliverDueNotifications,
+    expireStaleOrders: (now) => expireStaleOrders(deps, now),
+  };
 }

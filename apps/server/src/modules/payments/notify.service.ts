@@ -69,23 +69,7 @@ export async function handleNotification(
       },
       tx,
     );
-    if (row.purpose === 'vip') {
-      await deps.repo.extendVip(tx, row.userId, row.itemCount);
-    } else {
-      const base = { userId: row.userId, orderId: row.id, memo: row.orderNo };
-      await deps.ledger.credit(
-        tx,
-        { ...base, transferId: `order:${row.orderNo}:coins`, kind: 'recharge', amount: row.itemCount },
-        'system:payments',
-      );
-      if (row.presentCount > 0) {
-        await deps.ledger.credit(
-          tx,
-          { ...base, transferId: `order:${row.orderNo}:bonus`, kind: 'bonus', amount: row.presentCount },
-          'system:bonus',
-        );
-      }
-    }
+    await deps.wallet.creditPaidOrder(tx, row);
     return { credited: true, before } as const;
   });
 

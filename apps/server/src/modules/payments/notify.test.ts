@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { ledgerTransfers, sandboxPayments } from '../../db/schema/index.ts';
 import {
   applyWeb,
@@ -14,9 +15,7 @@ import {
   moneyState,
   notificationBody,
   orderByNo,
-  paymentsTestEnv,
   postNotification,
-  registerReader,
 } from './payments.test-support.ts';
 import type { NotifySend } from './sandbox/sandbox.notifier.ts';
 
@@ -24,7 +23,7 @@ describeDb('payment notifications', () => {
   let t: TestApp;
   let key: Buffer;
   beforeAll(async () => {
-    t = await createTestApp({ env: paymentsTestEnv });
+    t = await createTestApp({ env: manyVisitorsEnv });
     key = t.config.sandboxPayKey;
   });
   afterEach(async () => {
@@ -33,7 +32,7 @@ describeDb('payment notifications', () => {
   afterAll(() => t?.close());
 
   it('credits once when the same valid notification arrives 100 times at once, acknowledging all', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order } = await applyWeb(t, reader.cookie, demo.coin3000, 2850);
     const tradeNo = `SB${randomBytes(12).toString('hex').toUpperCase()}`;
     const body = notificationBody(key, { orderNo: order.orderNo, amount: '2850', tradeNo });
@@ -51,7 +50,7 @@ describeDb('payment notifications', () => {
   });
 
   it('refuses forged and mismatched notifications with the failure acknowledgement, changing nothing', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order } = await applyWeb(t, reader.cookie, demo.coin3000, 2850);
     const forger = randomBytes(32);
     const orderNo = order.orderNo;
@@ -144,13 +143,15 @@ describeDb('payment notifications', () => {
   });
 
   it('credits a verified payment that arrives after the sweeper expired the order', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order, cashierPath } = await applyWeb(t, reader.cookie, demo.coin600, 570);
-    expect(await t.app.payments.expireStaleOrders(new Date(Date.now() + 16 * 60_000))).toContain(order.id);
+    expect(await t.app.ports.payments.expireStaleOrders(new Date(Date.now() + 16 * 60_000))).toContain(
+      order.id,
+    );
     expect((await orderByNo(t.db, order.orderNo)).status).toBe('expired');
 
     await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` });
-    expect(await t.app.payments.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 1 });
+    expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 1 });
     expect(await balanceOf(t.db, reader.userId)).toBe(600);
     expect((await orderByNo(t.db, order.orderNo)).status).toBe('paid');
     expect((await eventsOf(t.db, order.id)).map((e) => [e.fromStatus, e.toStatus, e.source])).toEqual([
@@ -161,7 +162,7 @@ describeDb('payment notifications', () => {
   });
 
   it('accepts the same fields as a JSON body', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order } = await applyWeb(t, reader.cookie, demo.coin600, 570);
     const fields = Object.fromEntries(
       new URLSearchParams(notificationBody(key, { orderNo: order.orderNo, amount: '570' })),
@@ -177,7 +178,7 @@ describeDb('payment notifications', () => {
   });
 
   it('the notifier retries an unacknowledged notification with backoff and stops after success', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order, cashierPath, tradeNo } = await applyWeb(t, reader.cookie, demo.coin3000, 2850);
     await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` });
     const row = async () => {
@@ -195,23 +196,25 @@ describeDb('payment notifications', () => {
       return { status: 500, body: '{"result":false}' };
     };
     const start = Date.now();
-    expect(await t.app.payments.deliverDueNotifications(down, new Date(start))).toMatchObject({ failed: 1 });
+    expect(await t.app.ports.payments.deliverDueNotifications(down, new Date(start))).toMatchObject({
+      failed: 1,
+    });
     expect((await row()).attempts).toBe(1);
     expect((await row()).nextAttemptAt?.getTime()).toBe(start + 1_000);
     // Not due again before its time.
-    expect(await t.app.payments.deliverDueNotifications(down, new Date(start + 500))).toMatchObject({
+    expect(await t.app.ports.payments.deliverDueNotifications(down, new Date(start + 500))).toMatchObject({
       failed: 0,
     });
     expect(calls).toBe(1);
 
-    expect(await t.app.payments.deliverDueNotifications(busy, new Date(start + 1_000))).toMatchObject({
+    expect(await t.app.ports.payments.deliverDueNotifications(busy, new Date(start + 1_000))).toMatchObject({
       failed: 1,
     });
     expect((await row()).attempts).toBe(2);
     expect((await row()).nextAttemptAt?.getTime()).toBe(start + 1_000 + 5_000);
     expect(await balanceOf(t.db, reader.userId)).toBe(0);
 
-    const ok = await t.app.payments.deliverDueNotifications(
+    const ok = await t.app.ports.payments.deliverDueNotifications(
       injectSend(t, () => calls++),
       new Date(start + 6_000),
     );
@@ -220,7 +223,7 @@ describeDb('payment notifications', () => {
     expect(await row()).toMatchObject({ attempts: 3, nextAttemptAt: null });
     expect(await balanceOf(t.db, reader.userId)).toBe(3300);
     // Acknowledged: never sent again.
-    await t.app.payments.deliverDueNotifications(
+    await t.app.ports.payments.deliverDueNotifications(
       injectSend(t, () => calls++),
       new Date(start + 24 * 3600_000),
     );
@@ -229,7 +232,7 @@ describeDb('payment notifications', () => {
   });
 
   it('the notifier retries when the merchant refuses, e.g. a notification signed with another key', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { cashierPath, tradeNo } = await applyWeb(t, reader.cookie, demo.coin600, 570);
     await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` });
     // The merchant's answer passes through unchanged: a refusal (HTTP 400) is not an acknowledgement.
@@ -241,7 +244,7 @@ describeDb('payment notifications', () => {
       expect(res.status).toBe(400);
       return res;
     };
-    expect(await t.app.payments.deliverDueNotifications(refusing)).toMatchObject({ failed: 1 });
+    expect(await t.app.ports.payments.deliverDueNotifications(refusing)).toMatchObject({ failed: 1 });
     const [r] = await t.db.select().from(sandboxPayments).where(eq(sandboxPayments.tradeNo, tradeNo));
     expect(r).toMatchObject({ attempts: 1, acknowledgedAt: null });
     expect(await balanceOf(t.db, reader.userId)).toBe(0);

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { clientOf, discountOf, newOrderNo, payAmountOf, safeReturnUrl } from './order-rules.ts';
+import {
+  clientOf,
+  discountOf,
+  newOrderNo,
+  payAmountAt as payAmountOf,
+  safeReturnUrl,
+} from './order-rules.ts';
 import { retryDelayMs } from './sandbox/sandbox.notifier.ts';
 import { readFields, signatureMatches, signedNotification } from './sandbox/sandbox-signing.ts';
 

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { isAppShell, payAmountOf } from '@yueman/contract';
 import { chinaTimeParts } from '../../shared/china-time.ts';
-
-/**
- * What the payer pays: the pack's price times the channel's discount, rounded to the cent, half up
- * (docs/contract.md section 3). discountPercent 95 is 9.5折. Integer arithmetic: no floating-point cents.
- */
-export const payAmountOf = (amountLevel: number, discountPercent: number) =>
-  Math.floor((amountLevel * discountPercent + 50) / 100);
 
 /** The discount as the recharge centre shows it: 95 -> 9.5, 100 -> 10 (no discount). */
 export const discountOf = (discountPercent: number) => discountPercent / 10;
+
+/**
+ * What the payer pays through a channel whose discount is stored as a percent of the price (95 is 9.5折): the
+ * contract's rule (packages/contract rules.ts), the same the web app applies to the discount it is shown.
+ */
+export const payAmountAt = (amountLevel: number, discountPercent: number) =>
+  payAmountOf(amountLevel, discountOf(discountPercent));
 
 /** 'YM', the China-time date, then 64 random bits: unguessable, and sortable by day for an operator. */
 export function newOrderNo(now = new Date()) {
@@ -36,5 +37,4 @@ export function safeReturnUrl(raw: string | undefined, publicOrigin: string): st
 }
 
 /** web channels send the browser to the cashier; app shells hand the data to their native bridge. */
-export const clientOf = (appType: string): 'web' | 'app' =>
-  appType === 'shell' || appType === 'ios_desk' ? 'app' : 'web';
+export const clientOf = (appType: string): 'web' | 'app' => (isAppShell(appType) ? 'app' : 'web');

@@ -3,15 +3,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { dbKind, describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { payOrders, sandboxPayments } from '../../db/schema/index.ts';
-import { applyUrl, demo, paymentsTestEnv, registerReader } from './payments.test-support.ts';
+import { applyUrl, demo } from './payments.test-support.ts';
 
 const coinApply = applyUrl({ ...demo.coin3000, payChannel: 'wechat_h5', rechargerAmount: 2850 });
 
 describeDb('pay apply', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: paymentsTestEnv });
+    t = await createTestApp({ env: manyVisitorsEnv });
   });
   afterAll(() => t?.close());
 
@@ -20,7 +21,7 @@ describeDb('pay apply', () => {
     t.app.inject({ url: coinApply, headers: { cookie, ...headers } });
 
   it('answers only navigations from our own pages; other sites make no order', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     for (const headers of <Record<string, string>[]>[
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'none' },
@@ -42,7 +43,7 @@ describeDb('pay apply', () => {
   });
 
   it('makes one order for one tap: a second apply, or two at once, get the same order and cashier', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const first = await apply(reader.cookie);
     const [second, third] = await Promise.all([apply(reader.cookie), apply(reader.cookie)]);
     expect(first.statusCode).toBe(302);
@@ -77,8 +78,8 @@ describe.skipIf(dbKind !== 'pglite')('the sandbox gateway on a public origin', (
   afterAll(() => t?.close());
 
   it('is off: no channel is offered, apply and pay refuse, the cashier does not answer', async () => {
-    t = await createTestApp({ env: { ...paymentsTestEnv, PUBLIC_ORIGIN: 'https://m.example.com' } });
-    const reader = await registerReader(t);
+    t = await createTestApp({ env: { ...manyVisitorsEnv, PUBLIC_ORIGIN: 'https://m.example.com' } });
+    const reader = await registerVisitor(t);
     const centre = (
       await t.app.inject({ url: '/api/user/recharge', headers: { cookie: reader.cookie } })
     ).json();
@@ -102,9 +103,9 @@ describe.skipIf(dbKind !== 'pglite')('the sandbox gateway on a public origin', (
   it('is on there only when the operator says SANDBOX_PAY=true', async () => {
     await t.close();
     t = await createTestApp({
-      env: { ...paymentsTestEnv, PUBLIC_ORIGIN: 'https://m.example.com', SANDBOX_PAY: 'true' },
+      env: { ...manyVisitorsEnv, PUBLIC_ORIGIN: 'https://m.example.com', SANDBOX_PAY: 'true' },
     });
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const centre = (
       await t.app.inject({ url: '/api/user/recharge', headers: { cookie: reader.cookie } })
     ).json();

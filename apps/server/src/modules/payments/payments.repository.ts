@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { payChannels, payConfigs, payOrderEvents, payOrders, users } from '../../db/schema/index.ts';
-import { one } from '../../shared/rows.ts';
-import type { Queryable } from '../wallet/ledger.repository.ts';
+import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.ts';
+import { payChannels, payConfigs, payOrderEvents, payOrders } from '../../db/schema/index.ts';
+import { one, rowsOf } from '../../shared/rows.ts';
 
 export type PayOrder = typeof payOrders.$inferSelect;
 export type PayChannel = typeof payChannels.$inferSelect;
@@ -11,9 +10,6 @@ export type OrderEvent = typeof payOrderEvents.$inferInsert;
 
 /** Order statuses a verified payment moves to paid: a late payment is credited, even after expiry. */
 export const PAYABLE_STATUSES = ['created', 'expired', 'cancelled'];
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /** First key of the advisory lock that serialises one user's pay applies (the second is the user id). */
 const APPLY_LOCK = 7_140_001;
@@ -94,6 +90,22 @@ export function createPaymentsRepository(db: Database) {
       return row;
     },
 
+    /** The user who paid the order with this merchant number, when it was paid in [from, to). */
+    async payerOf(q: { orderNo: string; from: Date; to: Date }) {
+      const [row] = await db
+        .select({ userId: payOrders.userId })
+        .from(payOrders)
+        .where(
+          and(
+            eq(payOrders.orderNo, q.orderNo),
+            eq(payOrders.status, 'paid'),
+            gte(payOrders.paidAt, q.from),
+            lt(payOrders.paidAt, q.to),
+          ),
+        );
+      return row?.userId;
+    },
+
     async orderByNo(orderNo: string) {
       const [row] = await db.select().from(payOrders).where(eq(payOrders.orderNo, orderNo));
       return row;
@@ -127,18 +139,6 @@ export function createPaymentsRepository(db: Database) {
         .where(and(eq(payOrders.id, orderId), inArray(payOrders.status, PAYABLE_STATUSES)))
         .returning();
       return { paid, before: locked };
-    },
-
-    /** VIP days, once per order, inside the transaction that marked it paid. */
-    async extendVip(tx: Queryable, userId: number, days: number) {
-      const [row] = await tx
-        .update(users)
-        .set({
-          vipEnd: sql`greatest(now(), coalesce(${users.vipEnd}, now())) + make_interval(days => ${days}::int)`,
-        })
-        .where(eq(users.id, userId))
-        .returning({ vipEnd: users.vipEnd });
-      return row?.vipEnd ?? null;
     },
 
     /** created -> expired for every order whose time is up at `now`, each with its event, in one statement. */

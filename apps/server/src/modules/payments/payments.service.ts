@@ -1,15 +1,25 @@
 import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
-import { badRequest, forbidden, unauthorized } from '../../shared/errors.ts';
-import { type UsersDeps, userInfo } from '../users/users.service.ts';
-import type { LedgerRepository } from '../wallet/ledger.repository.ts';
+import { forbidden, unauthorized } from '../../shared/errors.ts';
+import type { UsersPort } from '../users/index.ts';
+import type { WalletPort } from '../wallet/index.ts';
 import type { GatewayRegistry, PaymentStart } from './gateways/gateway.ts';
-import { clientOf, discountOf, newOrderNo, payAmountOf, safeReturnUrl } from './order-rules.ts';
+import { clientOf, discountOf, newOrderNo, payAmountAt, safeReturnUrl } from './order-rules.ts';
+import {
+  channelNotForClient,
+  channelUnavailable,
+  channelUnderMaintenance,
+  noPackAtAmount,
+  packNotOfPurpose,
+  packUnavailable,
+  wrongAmount,
+} from './payments.errors.ts';
 import type { PayChannel, PaymentsRepository, PayOrder, PayPack } from './payments.repository.ts';
 
 export interface PaymentsDeps {
   repo: PaymentsRepository;
-  ledger: LedgerRepository;
-  users: UsersDeps;
+  /** The users' and the wallet's ports: who pays (user info, attribution), and crediting a paid order. */
+  users: Pick<UsersPort, 'userInfo' | 'attributionOf'>;
+  wallet: Pick<WalletPort, 'creditPaidOrder'>;
   gateways: GatewayRegistry;
   publicOrigin: string;
   /** Origins of our own pages (pay apply must be navigated to from one of them). */
@@ -30,11 +40,10 @@ const yesNo = (flag: boolean) => (flag ? 'Y' : 'N');
 /** The recharge centre: packs, the channels offered to this client, and the reader's balance. */
 export async function rechargeCentre(
   deps: PaymentsDeps,
-  userId: number,
-  appType = DEFAULT_APP_TYPE,
+  { userId, appType = DEFAULT_APP_TYPE }: { userId: number; appType?: string },
 ): Promise<RechargeResponse> {
   const [info, packs, channels] = await Promise.all([
-    userInfo(deps.users, userId),
+    deps.users.userInfo(userId),
     deps.repo.activePacks(),
     deps.repo.channelsFor(appType),
   ]);
@@ -84,15 +93,15 @@ async function packFor(deps: PaymentsDeps, input: ApplyInput, channel: PayChanne
     const matches = (await deps.repo.activePacks()).filter(
       (p) =>
         p.type === input.payPurpose &&
-        payAmountOf(p.amountLevel, channel.discountPercent) === input.rechargerAmount,
+        payAmountAt(p.amountLevel, channel.discountPercent) === input.rechargerAmount,
     );
     const [only] = matches;
-    if (!only || matches.length > 1) throw badRequest('参数 rechargerAmount 不正确：没有对应的套餐');
+    if (!only || matches.length > 1) throw noPackAtAmount();
     return only;
   }
   const pack = await deps.repo.pack(input.packId);
-  if (!pack?.active) throw badRequest('参数 payPurposeId 不正确：套餐不存在或已下架');
-  if (pack.type !== input.payPurpose) throw badRequest('参数 payPurpose 与套餐类型不符');
+  if (!pack?.active) throw packUnavailable();
+  if (pack.type !== input.payPurpose) throw packNotOfPurpose();
   return pack;
 }
 
@@ -109,26 +118,23 @@ export async function applyForPayment(
   if (input.claimedUserId && input.claimedUserId !== input.sessionUserId) throw forbidden();
 
   const channel = await deps.repo.channel(input.channelCode);
-  if (!channel?.active) throw badRequest('参数 payChannel 不正确：支付通道不存在或维护中');
-  if (!channel.appTypes.includes(input.appType))
-    throw badRequest('参数 payChannel 不适用于当前客户端 appType');
+  if (!channel?.active) throw channelUnavailable();
+  if (!channel.appTypes.includes(input.appType)) throw channelNotForClient();
   const gateway = deps.gateways.get(channel.gateway);
-  if (!gateway) throw badRequest('参数 payChannel 不正确：支付通道维护中');
+  if (!gateway) throw channelUnderMaintenance();
 
   const pack = await packFor(deps, input, channel);
-  const payAmount = payAmountOf(pack.amountLevel, channel.discountPercent);
-  if (input.rechargerAmount !== payAmount) {
-    throw badRequest(`参数 rechargerAmount 不正确：应付 ${payAmount} 分`);
-  }
+  const payAmount = payAmountAt(pack.amountLevel, channel.discountPercent);
+  if (input.rechargerAmount !== payAmount) throw wrongAmount(payAmount);
 
-  const user = await deps.users.repo.userById(input.sessionUserId);
+  const user = await deps.users.attributionOf(input.sessionUserId);
   if (!user) throw unauthorized();
   const now = new Date();
   const returnUrl = safeReturnUrl(input.returnUrl, deps.publicOrigin);
   const { order } = await deps.repo.createOrderOnce(
     {
       orderNo: newOrderNo(now),
-      userId: user.id,
+      userId: input.sessionUserId,
       payConfigId: pack.id,
       purpose: pack.type,
       channel: channel.subTypeCode,

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TestApp } from '../../../test/test-app.ts';
-import { sessionCookie } from '../../../test/test-app.ts';
 import type { Database } from '../../db/client.ts';
 import {
   ledgerAccounts,
@@ -16,16 +15,6 @@ import {
 } from '../../db/schema/index.ts';
 import type { NotifySend } from './sandbox/sandbox.notifier.ts';
 import { type NotificationFields, signFields } from './sandbox/sandbox-signing.ts';
-
-/** Enough registrations for a test file (the default is 30 an hour per address). */
-export const paymentsTestEnv = { REGISTER_PER_HOUR: '10000' };
-
-export async function registerReader(t: TestApp) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/user/register' });
-  expect(res.statusCode).toBe(200);
-  const info = res.json().data as { userId: number; account: string };
-  return { cookie: sessionCookie(res), userId: info.userId, account: info.account };
-}
 
 export interface ApplyParams {
   rechargerAmount: number;

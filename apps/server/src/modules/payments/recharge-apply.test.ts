@@ -3,23 +3,16 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { payChannels, payConfigs, payOrders, sandboxPayments } from '../../db/schema/index.ts';
-import {
-  applyUrl,
-  applyWeb,
-  demo,
-  eventsOf,
-  orderByNo,
-  paymentsTestEnv,
-  registerReader,
-} from './payments.test-support.ts';
+import { applyUrl, applyWeb, demo, eventsOf, orderByNo } from './payments.test-support.ts';
 
 describeDb('recharge centre and pay apply', () => {
   let t: TestApp;
-  let reader: Awaited<ReturnType<typeof registerReader>>;
+  let reader: Awaited<ReturnType<typeof registerVisitor>>;
   beforeAll(async () => {
-    t = await createTestApp({ env: paymentsTestEnv });
-    reader = await registerReader(t);
+    t = await createTestApp({ env: manyVisitorsEnv });
+    reader = await registerVisitor(t);
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { ledgerTransfers, sandboxPayments, users } from '../../db/schema/index.ts';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import {
@@ -13,9 +14,7 @@ import {
   injectSend,
   notificationBody,
   orderByNo,
-  paymentsTestEnv,
   postNotification,
-  registerReader,
 } from './payments.test-support.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -23,7 +22,7 @@ const DAY_MS = 24 * 3600 * 1000;
 describeDb('paying through the sandbox gateway, over HTTP', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: paymentsTestEnv });
+    t = await createTestApp({ env: manyVisitorsEnv });
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);
@@ -36,7 +35,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
   };
 
   it('apply, cashier, confirm, notification: credits the pack and its bonus once', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order, cashierPath, tradeNo } = await applyWeb(t, reader.cookie, demo.coin3000, 2850, {
       vueReturnUrl: '/home',
     });
@@ -68,7 +67,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     expect(await lastPaid()).toMatchObject({ result: true, data: null });
     const sent: string[] = [];
     expect(
-      await t.app.payments.deliverDueNotifications(injectSend(t, (url) => sent.push(url))),
+      await t.app.ports.payments.deliverDueNotifications(injectSend(t, (url) => sent.push(url))),
     ).toMatchObject({
       delivered: 1,
       failed: 0,
@@ -84,7 +83,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
       paidAt: chinaTimeParts(paid.paidAt as Date).text,
       payAmount: 2850,
     });
-    const stranger = await registerReader(t);
+    const stranger = await registerVisitor(t);
     const theirs = await t.app.inject({
       url: '/api/pay/last_paid_order',
       headers: { cookie: stranger.cookie },
@@ -113,13 +112,13 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
 
     // Nothing more is owed; confirming again only returns the browser.
     expect(
-      await t.app.payments.deliverDueNotifications(injectSend(t), new Date(Date.now() + DAY_MS)),
+      await t.app.ports.payments.deliverDueNotifications(injectSend(t), new Date(Date.now() + DAY_MS)),
     ).toMatchObject({
       delivered: 0,
       failed: 0,
     });
     expect((await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` })).statusCode).toBe(302);
-    expect(await t.app.payments.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 0 });
+    expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 0 });
     expect(await balanceOf(t.db, reader.userId)).toBe(3300);
     expect((await eventsOf(t.db, order.id)).map((e) => [e.fromStatus, e.toStatus, e.source])).toEqual([
       [null, 'created', 'apply'],
@@ -128,11 +127,11 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
   });
 
   it('a VIP pack extends vip_end once per order, from the later of now and the current end', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const first = await applyWeb(t, reader.cookie, demo.vip30, 2850);
     await t.app.inject({ method: 'POST', url: `${first.cashierPath}/confirm` });
     const before = Date.now();
-    await t.app.payments.deliverDueNotifications(injectSend(t));
+    await t.app.ports.payments.deliverDueNotifications(injectSend(t));
     const [row] = await t.db.select({ vipEnd: users.vipEnd }).from(users).where(eq(users.id, reader.userId));
     const vipEnd = row?.vipEnd ?? new Date(0);
     expect(vipEnd.getTime()).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 5000);
@@ -166,7 +165,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     // A second order adds its days to the end of the first.
     const second = await applyWeb(t, reader.cookie, demo.vip30, 2850);
     await t.app.inject({ method: 'POST', url: `${second.cashierPath}/confirm` });
-    await t.app.payments.deliverDueNotifications(injectSend(t));
+    await t.app.ports.payments.deliverDueNotifications(injectSend(t));
     const [later] = await t.db
       .select({ vipEnd: users.vipEnd })
       .from(users)
@@ -175,7 +174,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
   });
 
   it('cancel at the cashier returns the payer, owes nothing, and the sweeper later expires the order', async () => {
-    const reader = await registerReader(t);
+    const reader = await registerVisitor(t);
     const { order, cashierPath, tradeNo } = await applyWeb(t, reader.cookie, demo.coin600, 570, {
       vueReturnUrl: '/user',
     });
@@ -185,23 +184,25 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     expect((await payment(tradeNo))?.status).toBe('cancelled');
     expect((await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` })).statusCode).toBe(409);
     expect((await t.app.inject({ url: cashierPath })).body).toContain('已取消');
-    expect(await t.app.payments.deliverDueNotifications(injectSend(t))).toMatchObject({
+    expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({
       delivered: 0,
       failed: 0,
     });
 
     // Not yet due at 14 minutes; expired at 16.
-    expect(await t.app.payments.expireStaleOrders(new Date(Date.now() + 14 * 60_000))).not.toContain(
+    expect(await t.app.ports.payments.expireStaleOrders(new Date(Date.now() + 14 * 60_000))).not.toContain(
       order.id,
     );
-    expect(await t.app.payments.expireStaleOrders(new Date(Date.now() + 16 * 60_000))).toContain(order.id);
+    expect(await t.app.ports.payments.expireStaleOrders(new Date(Date.now() + 16 * 60_000))).toContain(
+      order.id,
+    );
     expect((await orderByNo(t.db, order.orderNo)).status).toBe('expired');
     expect((await eventsOf(t.db, order.id)).map((e) => [e.fromStatus, e.toStatus, e.source])).toEqual([
       [null, 'created', 'apply'],
       ['created', 'expired', 'sweeper'],
     ]);
     // A second sweep changes nothing.
-    expect(await t.app.payments.expireStaleOrders(new Date(Date.now() + 60 * 60_000))).not.toContain(
+    expect(await t.app.ports.payments.expireStaleOrders(new Date(Date.now() + 60 * 60_000))).not.toContain(
       order.id,
     );
     expect(await eventsOf(t.db, order.id)).toHaveLength(2);
@@ -211,8 +212,8 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
   // From here on in this file the app listens and its background jobs run.
   it('in a listening server, the background notifier delivers over HTTP to the server itself', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    t.app.payments.startBackgroundJobs();
-    const reader = await registerReader(t);
+    t.app.jobs.start();
+    const reader = await registerVisitor(t);
     const { cashierPath, tradeNo } = await applyWeb(t, reader.cookie, demo.coin600, 570);
     const port = (t.app.server.address() as { port: number }).port;
     expect((await payment(tradeNo))?.notifyUrl).toBe(`http://127.0.0.1:${port}/api/pay/notify/wechat_h5`);

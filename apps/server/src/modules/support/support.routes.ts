@@ -1,65 +1,36 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  BranchParams,
-  CommonInfo,
-  Created,
-  Envelope,
-  ReportBody,
-  SubmitContactQuery,
-} from '@yueman/contract';
+import { routes } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
+import { visitorIdFrom } from '../../shared/attribution.ts';
+import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
-import { visitorIdFrom } from '../users/users.service.ts';
-import type { SupportRepository } from './support.repository.ts';
 import * as support from './support.service.ts';
 
-const tags = ['support'];
-
-export async function supportRoutes(app: FastifyInstance, repo: SupportRepository) {
+export async function supportRoutes(app: FastifyInstance, deps: support.SupportDeps) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.get(
-    '/api/common/info/v2/:branchId',
-    {
-      config: { staticCache: true },
-      schema: { tags, summary: '公共信息', params: BranchParams, response: { 200: Envelope(CommonInfo) } },
-    },
-    async (req) => ok(await support.commonInfo(repo, req.params.branchId)),
-  );
+  r.route({
+    ...contractRoute(routes.commonInfo),
+    handler: async (req) => ok(await support.commonInfo(deps, req.params)),
+  });
 
-  r.post(
-    '/api/user/submit_contact',
-    {
-      schema: {
-        tags,
-        summary: '留下联系方式',
-        querystring: SubmitContactQuery,
-        response: { 200: Envelope(Created) },
-      },
+  r.route({
+    ...contractRoute(routes.submitContact),
+    handler: async (req) => {
+      const { userId: claimedUserId, ...contact } = req.query;
+      const input = { ...contact, claimedUserId, sessionUserId: req.user?.userId ?? null };
+      return ok(await support.submitContact(deps, input));
     },
-    async (req) =>
-      ok(
-        await support.submitContact(repo, {
-          claimedUserId: req.query.userId,
-          sessionUserId: req.user?.userId ?? null,
-          visitorId: req.query.visitorId,
-          contactType: req.query.contactType,
-          contactPosition: req.query.contactPosition,
-        }),
-      ),
-  );
+  });
 
   // The report (complaint) page posts here; see docs/decisions.md.
-  r.post(
-    '/api/support/report',
-    { schema: { tags, summary: '投诉举报', body: ReportBody, response: { 200: Envelope(Created) } } },
-    async (req) =>
-      ok(
-        await support.submitReport(repo, {
-          userId: req.user?.userId ?? null,
-          visitorId: visitorIdFrom(req.headers['x-trace-id']) ?? '',
-          ...req.body,
-        }),
-      ),
-  );
+  r.route({
+    ...contractRoute(routes.report),
+    handler: async (req) => {
+      const visitorId = visitorIdFrom(req.headers['x-trace-id']) ?? '';
+      return ok(
+        await support.submitReport(deps, { ...req.body, userId: req.user?.userId ?? null, visitorId }),
+      );
+    },
+  });
 }

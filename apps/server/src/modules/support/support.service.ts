@@ -1,11 +1,16 @@
-import type { CommonInfo } from '@yueman/contract';
+import { type CommonInfo, DEFAULT_BRANCH } from '@yueman/contract';
 import { forbidden } from '../../shared/errors.ts';
 import type { SupportRepository } from './support.repository.ts';
 
-const DEFAULT_BRANCH = -2;
+export interface SupportDeps {
+  repo: SupportRepository;
+}
 
 /** A branch without settings of its own uses the default branch's. */
-export async function commonInfo(repo: SupportRepository, branchId: number): Promise<CommonInfo> {
+export async function commonInfo(
+  { repo }: SupportDeps,
+  { branchId }: { branchId: number },
+): Promise<CommonInfo> {
   const rows = await repo.settingsFor([branchId, DEFAULT_BRANCH]);
   const row = rows.find((r) => r.branchId === branchId) ?? rows.find((r) => r.branchId === DEFAULT_BRANCH);
   return {
@@ -17,7 +22,7 @@ export async function commonInfo(repo: SupportRepository, branchId: number): Pro
 }
 
 export async function submitContact(
-  repo: SupportRepository,
+  { repo }: SupportDeps,
   input: {
     claimedUserId?: number;
     sessionUserId: number | null;
@@ -37,7 +42,7 @@ export async function submitContact(
 }
 
 export function submitReport(
-  repo: SupportRepository,
+  { repo }: SupportDeps,
   input: {
     userId: number | null;
     visitorId: string;

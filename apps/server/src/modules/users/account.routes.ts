@@ -1,34 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  BindMobileQuery,
-  Envelope,
-  FindAccountQuery,
-  FoundAccount,
-  LoginQuery,
-  ModifyPwdQuery,
-  UserInfo,
-} from '@yueman/contract';
+import { routes } from '@yueman/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
-import { unauthorized } from '../../shared/errors.ts';
+import { requireSession, signedIn } from '../../shared/signed-in.ts';
 import * as account from './account.service.ts';
-import { AttemptLimiter } from './attempt-limiter.ts';
-import { findAccount } from './find-account.service.ts';
-import { formFieldsIntoQuery } from './form-fields.ts';
-import { TooManyAttempts } from './password-guard.ts';
+import { createAttemptLimiter } from './attempt-limiter.ts';
+import { type FindAccountDeps, findAccount } from './find-account.service.ts';
 import { SESSION_COOKIE } from './sessions.ts';
-
-const tags = ['users'];
-
-function signedIn(req: FastifyRequest) {
-  if (!req.user) throw unauthorized();
-  return req.user;
-}
-// Before validation, so a call without a session answers 401 whatever its parameters.
-const requireSession = async (req: FastifyRequest) => {
-  signedIn(req);
-};
+import { TooManyAttempts } from './users.errors.ts';
 
 /** Calls that hit an attempt limit (passwords, find-account order numbers) answer 429 with Retry-After, and leave a security log line. */
 async function limited<T>(req: FastifyRequest, reply: FastifyReply, run: () => Promise<T>): Promise<T> {
@@ -46,105 +26,70 @@ async function limited<T>(req: FastifyRequest, reply: FastifyReply, run: () => P
   }
 }
 
-export async function accountRoutes(
-  app: FastifyInstance,
-  deps: account.AccountDeps & { findAccountPerHour: number; findAccountPerOrderPerHour: number },
-) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const orderAttempts = new AttemptLimiter(3600 * 1000);
-  const takeOrderAttempt = (orderNo: string) =>
-    orderAttempts.take([{ key: orderNo, max: deps.findAccountPerOrderPerHour }]);
+export interface AccountRoutesOptions extends account.AccountDeps {
+  findAccountPerHour: number;
+  findAccountPerOrderPerHour: number;
+  payerOf: FindAccountDeps['payerOf'];
+}
 
-  r.post(
-    '/api/user/login',
-    {
-      preValidation: formFieldsIntoQuery,
-      schema: {
-        tags,
-        summary: '登录（账号或手机号）',
-        querystring: LoginQuery,
-        response: { 200: Envelope(UserInfo) },
-      },
-    },
-    async (req, reply) => {
+/** Login, bind mobile, change password and find account: their fields come in the query or a form body. */
+export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesOptions) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const orderAttempts = createAttemptLimiter(3600 * 1000);
+  const findDeps: FindAccountDeps = {
+    ...deps,
+    takeOrderAttempt: (orderNo) =>
+      orderAttempts.take([{ key: orderNo, max: deps.findAccountPerOrderPerHour }]),
+  };
+  // Before validation, so a call without a session answers 401 whatever its parameters.
+  const sessionFirst = { preValidation: [requireSession] };
+
+  r.route({
+    ...contractRoute(routes.login),
+    handler: async (req, reply) => {
       const { info, session } = await limited(req, reply, () =>
         account.login(deps, { ...req.query, ip: req.ip, oldToken: req.cookies[SESSION_COOKIE] }),
       );
       reply.startSession(session.token, session.expiresAt);
       return ok(info);
     },
-  );
+  });
 
-  r.post(
-    '/api/user/bind_mobile',
-    {
-      preValidation: [requireSession, formFieldsIntoQuery],
-      schema: {
-        tags,
-        summary: '绑定手机号',
-        querystring: BindMobileQuery,
-        response: { 200: Envelope(UserInfo) },
-      },
-    },
-    async (req, reply) => {
+  r.route({
+    ...contractRoute(routes.bindMobile, sessionFirst),
+    handler: async (req, reply) => {
       const { userId } = signedIn(req);
+      const { mobile, password } = req.query;
       const info = await limited(req, reply, () =>
-        account.bindMobile(deps, {
-          userId,
-          mobile: req.query.mobile,
-          password: req.query.password,
-          ip: req.ip,
-        }),
+        account.bindMobile(deps, { userId, mobile, password, ip: req.ip }),
       );
       return ok(info, '手机绑定成功');
     },
-  );
+  });
 
-  r.post(
-    '/api/user/modifyPwd',
-    {
-      preValidation: [requireSession, formFieldsIntoQuery],
-      schema: {
-        tags,
-        summary: '修改密码',
-        querystring: ModifyPwdQuery,
-        response: { 200: Envelope(Type.Null()) },
-      },
-    },
-    async (req) => {
+  r.route({
+    ...contractRoute(routes.modifyPwd, sessionFirst),
+    handler: async (req) => {
       const { userId } = signedIn(req);
       const currentToken = req.cookies[SESSION_COOKIE];
       await account.modifyPassword(deps, { userId, password: req.query.password, currentToken });
       return ok(null, '密码修改成功');
     },
-  );
+  });
 
-  r.post(
-    '/api/user/find_account',
-    {
-      // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
+  r.route({
+    // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
+    ...contractRoute(routes.findAccount, {
       config: { rateLimit: { max: deps.findAccountPerHour, timeWindow: '1 hour' } },
-      preValidation: formFieldsIntoQuery,
-      schema: {
-        tags,
-        summary: '按充值日期和商户订单号找回账号',
-        querystring: FindAccountQuery,
-        response: { 200: Envelope(FoundAccount) },
-      },
-    },
-    async (req, reply) => {
+    }),
+    handler: async (req, reply) => {
+      const { chargeTime, orderNo } = req.query;
+      const oldToken = req.cookies[SESSION_COOKIE];
       const { found, session } = await limited(req, reply, () =>
-        findAccount(
-          { ...deps, takeOrderAttempt },
-          {
-            chargeTime: req.query.chargeTime,
-            orderNo: req.query.orderNo,
-            oldToken: req.cookies[SESSION_COOKIE],
-          },
-        ),
+        findAccount(findDeps, { chargeTime, orderNo, oldToken }),
       );
       reply.startSession(session.token, session.expiresAt);
       return ok(found);
     },
-  );
+  });
 }

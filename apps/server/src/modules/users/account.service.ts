@@ -1,16 +1,13 @@
-import { AccountCode, LOGIN_FAILED_MSG, MOBILE_TAKEN_MSG } from '@yueman/contract';
-import { AppError, badRequest } from '../../shared/errors.ts';
+import { badRequest } from '../../shared/errors.ts';
 import { hashPassword } from './password.ts';
 import type { PasswordGuard } from './password-guard.ts';
 import { hashToken, issueSession } from './sessions.ts';
+import { mobileTaken, wrongCredentials } from './users.errors.ts';
 import { type UsersDeps, userInfo } from './users.service.ts';
 
 export interface AccountDeps extends UsersDeps {
   guard: PasswordGuard;
 }
-
-/** Business answer (HTTP 200, result false) for a wrong account or password: the spec's login message. */
-export const wrongCredentials = () => new AppError(200, AccountCode.wrongCredentials, LOGIN_FAILED_MSG);
 
 const MOBILE = /^1[0-9]{10}$/;
 
@@ -30,7 +27,7 @@ export async function login(
   const correct = await deps.guard.check({ user, name, password: input.password, ip: input.ip });
   if (!user || !correct) throw wrongCredentials();
   const session = await issueSession(deps.repo, user.id, input.oldToken);
-  return { info: await userInfo(deps, user.id), session };
+  return { info: await userInfo(deps, { userId: user.id }), session };
 }
 
 /**
@@ -51,8 +48,8 @@ export async function bindMobile(
       throw wrongCredentials();
   }
   const bound = await deps.repo.setMobile(input.userId, mobile);
-  if (!bound) throw new AppError(200, AccountCode.mobileTaken, MOBILE_TAKEN_MSG);
-  return userInfo(deps, input.userId);
+  if (!bound) throw mobileTaken();
+  return userInfo(deps, { userId: input.userId });
 }
 
 /**

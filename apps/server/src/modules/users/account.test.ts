@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { infoStatus, login, post, registerVisitor } from '../../../test/visitors.ts';
 import { users } from '../../db/schema/index.ts';
-import { infoStatus, login, post, registerVisitor } from './account-test-helpers.ts';
 
 describeDb('bind a mobile number', () => {
   let t: TestApp;

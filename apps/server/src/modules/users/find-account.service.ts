@@ -1,16 +1,14 @@
-import { ACCOUNT_NOT_FOUND_MSG, AccountCode, type FoundAccount } from '@yueman/contract';
-import { AppError, badRequest } from '../../shared/errors.ts';
-import type { AccountDeps } from './account.service.ts';
+import type { FoundAccount } from '@yueman/contract';
+import { badRequest } from '../../shared/errors.ts';
+import type { PaymentsPort } from '../payments/index.ts';
 import { generatePassword, hashPassword } from './password.ts';
-import { TooManyAttempts } from './password-guard.ts';
 import { hashToken, issueSession } from './sessions.ts';
+import { accountNotFound, TooManyAttempts } from './users.errors.ts';
+import type { UsersDeps } from './users.service.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 // China time is UTC+8 all year.
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
-
-/** The one answer for every date that does not lead to exactly one account (docs/contract.md section 2). */
-export const accountNotFound = () => new AppError(200, AccountCode.accountNotFound, ACCOUNT_NOT_FOUND_MSG);
 
 /** The UTC instants [from, to) of a China-time calendar day 'YYYY-MM-DD'; undefined when not a real date. */
 export function chinaDay(text: string): { from: Date; to: Date } | undefined {
@@ -28,9 +26,11 @@ export function chinaDay(text: string): { from: Date; to: Date } | undefined {
 /** Merchant order numbers: ours are `YM` + date + 16 hex digits; a gateway's bill shows the same number. */
 const ORDER_NO = /^[A-Z0-9]{6,64}$/;
 
-export interface FindAccountDeps extends AccountDeps {
+export interface FindAccountDeps extends UsersDeps {
   /** Counts one attempt for this order number; answers the seconds to wait when it is over its limit. */
-  takeOrderAttempt: (orderNo: string) => number;
+  takeOrderAttempt: (orderNo: string) => Promise<number>;
+  /** Who paid this order in [from, to): the payments module's port. */
+  payerOf: PaymentsPort['payerOf'];
 }
 
 /**
@@ -52,15 +52,16 @@ export async function findAccount(
   if (orderNo === '') throw badRequest('请输入订单号');
   if (!ORDER_NO.test(orderNo)) throw badRequest('订单号不正确，请核对支付账单中的商户订单号');
 
-  const wait = deps.takeOrderAttempt(orderNo);
+  const wait = await deps.takeOrderAttempt(orderNo);
   if (wait > 0) throw new TooManyAttempts(wait);
-  const match = await deps.repo.paidOrderAccount({ ...day, orderNo });
+  const payerId = await deps.payerOf({ ...day, orderNo });
+  const match = payerId === undefined ? undefined : await deps.repo.userById(payerId);
   if (!match) throw accountNotFound();
 
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
-  const session = await issueSession(deps.repo, match.userId, input.oldToken);
+  const session = await issueSession(deps.repo, match.id, input.oldToken);
   // Every other session of the account ends with the old password; the one just issued stays.
-  await deps.repo.setPassword(match.userId, passwordHash, hashToken(session.token));
+  await deps.repo.setPassword(match.id, passwordHash, hashToken(session.token));
   return { found: { account: match.account, password }, session };
 }

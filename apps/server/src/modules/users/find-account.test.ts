@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { type Caller, infoStatus, login, post, registerVisitor } from '../../../test/visitors.ts';
 import { payConfigs, payOrders, users } from '../../db/schema/index.ts';
-import { type Caller, infoStatus, login, post, registerVisitor } from './account-test-helpers.ts';
 
 const NOT_FOUND = {
   result: false,

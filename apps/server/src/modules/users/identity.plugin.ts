@@ -1,18 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../../shared/errors.ts';
-import { resolveSession, SESSION_COOKIE, type SignedInUser } from './sessions.ts';
+import { resolveSession, SESSION_COOKIE } from './sessions.ts';
 import type { UsersRepository } from './users.repository.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in user, established by the `sid` cookie alone (docs/contract.md section 2). */
-    user: SignedInUser | null;
-  }
-  interface FastifyReply {
-    startSession(token: string, expiresAt: Date): FastifyReply;
-  }
-}
 
 export interface IdentityOptions {
   repo: UsersRepository;
@@ -20,9 +10,11 @@ export interface IdentityOptions {
 }
 
 /**
- * Resolves the session for dynamic calls. The x-user-id and x-account headers are attribution only;
- * when they contradict the session the request is refused (403) and logged, so an edited header
- * can never act for another user.
+ * The one place a request's user is established: by the `sid` cookie alone (request.user, reply.startSession:
+ * shared/signed-in.ts). It runs for every dynamic /api call, and for any other route that asks with
+ * `config: { session: true }` (pay apply, on /h5). The x-user-id and x-account headers are attribution only;
+ * when they contradict the session the request is refused (403) and logged, so an edited header can never act
+ * for another user. Static calls and images never look at the session.
  */
 export default fp(
   async (app, opts: IdentityOptions) => {
@@ -45,15 +37,13 @@ export default fp(
       request.user = session.user;
       if (session.renewedUntil) reply.startSession(token, session.renewedUntil);
 
-      const claimedId = request.headers['x-user-id'];
-      const claimedAccount = request.headers['x-account'];
-      const idMismatch =
-        typeof claimedId === 'string' && claimedId !== '' && claimedId !== String(session.user.userId);
-      const accountMismatch =
-        typeof claimedAccount === 'string' &&
-        claimedAccount !== '' &&
-        claimedAccount !== session.user.account;
-      if (idMismatch || accountMismatch) {
+      const { 'x-user-id': claimedId, 'x-account': claimedAccount } = request.headers;
+      const contradicts = (claim: unknown, actual: string) =>
+        typeof claim === 'string' && claim !== '' && claim !== actual;
+      if (
+        contradicts(claimedId, String(session.user.userId)) ||
+        contradicts(claimedAccount, session.user.account)
+      ) {
         request.log.warn(
           { security: 'identity-mismatch', sessionUser: session.user.userId, claimedId, claimedAccount },
           'client identity headers contradict the session',
@@ -62,9 +52,9 @@ export default fp(
       }
     };
 
-    // Only dynamic API calls are personal; static calls and images never look at the session.
     app.addHook('onRoute', (route) => {
-      if (route.config?.staticCache || !route.url.startsWith('/api/')) return;
+      const dynamicCall = route.url.startsWith('/api/') && !route.config?.staticCache;
+      if (!dynamicCall && route.config?.session !== true) return;
       const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
       route.onRequest = [...existing, resolveUser];
     });

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { infoStatus, login, post, registerVisitor } from '../../../test/visitors.ts';
 import { sessions } from '../../db/schema/index.ts';
-import { infoStatus, login, post, registerVisitor } from './account-test-helpers.ts';
 import { hashToken } from './sessions.ts';
 
 const WRONG = { result: false, code: 102, msg: '账户或密码不正确', data: null };
@@ -159,9 +159,9 @@ describeDb('expired sessions', () => {
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(sessions.tokenHash, endedHash));
-    expect(await t.app.sessionSweeper.sweep()).toBe(1);
+    expect(await t.app.ports.users.sweepExpiredSessions()).toBe(1);
     expect(await t.db.select().from(sessions).where(eq(sessions.tokenHash, endedHash))).toEqual([]);
     expect(await infoStatus(t, live.cookie)).toBe(200);
-    expect(await t.app.sessionSweeper.sweep()).toBe(0);
+    expect(await t.app.ports.users.sweepExpiredSessions()).toBe(0);
   });
 });

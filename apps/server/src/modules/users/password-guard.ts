@@ -1,6 +1,6 @@
-import { AppError } from '../../shared/errors.ts';
-import { AttemptLimiter } from './attempt-limiter.ts';
+import { createAttemptLimiter } from './attempt-limiter.ts';
 import { generatePassword, hashPassword, verifyPassword } from './password.ts';
+import { TooManyAttempts } from './users.errors.ts';
 
 export interface PasswordLimits {
   /** Password attempts per account (or unknown account name) from one client address in one window. */
@@ -10,21 +10,14 @@ export interface PasswordLimits {
   windowMs: number;
 }
 
-/** 429 with the seconds to wait; the route puts them in Retry-After. */
-export class TooManyAttempts extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, 429, '操作过于频繁，请稍后再试');
-  }
-}
-
 /**
  * Checks passwords with a brute-force limit per account and address, and per client address (the socket's, or the first
  * one TRUST_PROXY's proxies did not add, so a forged X-Forwarded-For changes nothing). An attempt is counted before argon2 runs,
  * and a limited attempt never reaches argon2. A correct password clears its account's count and gives the
  * address its attempt back, so only failures add up.
  */
-export function createPasswordGuard(limits: PasswordLimits, now: () => number = Date.now) {
-  const limiter = new AttemptLimiter(limits.windowMs, now);
+export function createPasswordGuard(limits: PasswordLimits) {
+  const limiter = createAttemptLimiter(limits.windowMs);
   // Verified against when the account does not exist, so both cases cost one argon2 verification and
   // the time taken does not tell whether an account exists.
   const dummyHash = hashPassword(generatePassword(24));
@@ -45,7 +38,7 @@ export function createPasswordGuard(limits: PasswordLimits, now: () => number = 
       // guesses lock that stranger's address out of the account, never the reader on another network.
       const account = input.user ? `user:${input.user.id}` : `name:${input.name.toLowerCase()}`;
       const accountKey = `${account}@${input.ip}`;
-      const wait = limiter.take([
+      const wait = await limiter.take([
         { key: addressKey, max: limits.perAddress },
         { key: accountKey, max: limits.perAccount },
       ]);
@@ -55,8 +48,8 @@ export function createPasswordGuard(limits: PasswordLimits, now: () => number = 
         ? await verifyPassword(input.user.passwordHash, input.password)
         : await verifyPassword(await dummyHash, input.password).then(() => false);
       if (correct) {
-        limiter.clear(accountKey);
-        limiter.giveBack(addressKey);
+        await limiter.clear(accountKey);
+        await limiter.giveBack(addressKey);
       }
       return correct;
     },

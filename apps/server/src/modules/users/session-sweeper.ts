@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { backgroundLoop } from '../payments/background-loop.ts';
+import { backgroundLoop } from '../../shared/background-loop.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 const SWEEP_EVERY_MS = 3600 * 1000;
@@ -20,7 +20,5 @@ export function createSessionSweeper(opts: { repo: UsersRepository; log: Fastify
     },
     log: opts.log,
   });
-  return { sweep, start: loop.start, stop: loop.stop };
+  return { sweep, loop };
 }
-
-export type SessionSweeper = ReturnType<typeof createSessionSweeper>;

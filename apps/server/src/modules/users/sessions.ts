@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SignedInUser } from '../../shared/signed-in.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 export const SESSION_COOKIE = 'sid';
@@ -7,12 +8,6 @@ const LIFETIME_MS = 365 * 24 * 3600 * 1000;
 const EXTEND_AFTER_MS = 24 * 3600 * 1000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
-export interface SignedInUser {
-  userId: number;
-  account: string;
-  vipEnd: Date | null;
-}
 
 /**
  * Issues a new session: 32 random bytes to the cookie, only their SHA-256 to the database. The request's old
@@ -50,6 +45,3 @@ export async function resolveSession(
   }
   return { user: { userId: row.userId, account: row.account, vipEnd: row.vipEnd }, renewedUntil };
 }
-
-export const isVip = (user: { vipEnd: Date | null }, now = new Date()) =>
-  user.vipEnd !== null && user.vipEnd.getTime() > now.getTime();

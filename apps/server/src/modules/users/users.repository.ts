@@ -1,6 +1,6 @@
-import { and, eq, gt, gte, lt, ne } from 'drizzle-orm';
+import { and, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { payOrders, sessions, users, visitMarks } from '../../db/schema/index.ts';
+import { sessions, users, visitMarks } from '../../db/schema/index.ts';
 
 const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
 const MOBILE = /^1[0-9]{10}$/;
@@ -94,23 +94,6 @@ export function createUsersRepository(db: Database) {
 
     async extendSession(tokenHash: string, expiresAt: Date) {
       await db.update(sessions).set({ expiresAt }).where(eq(sessions.tokenHash, tokenHash));
-    },
-
-    /** The account that paid the order with this merchant number, when it was paid in [from, to). */
-    async paidOrderAccount(q: { from: Date; to: Date; orderNo: string }) {
-      const [row] = await db
-        .select({ userId: users.id, account: users.account })
-        .from(payOrders)
-        .innerJoin(users, eq(users.id, payOrders.userId))
-        .where(
-          and(
-            eq(payOrders.orderNo, q.orderNo),
-            eq(payOrders.status, 'paid'),
-            gte(payOrders.paidAt, q.from),
-            lt(payOrders.paidAt, q.to),
-          ),
-        );
-      return row;
     },
 
     /** True when this (branch, visitor) had not been seen before. */

@@ -1,40 +1,26 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Envelope, RegisterQuery, UserFromMark, UserFromMarkQuery, UserInfo } from '@yueman/contract';
+import { routes } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
+import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
-import { unauthorized } from '../../shared/errors.ts';
-import { accountRoutes } from './account.routes.ts';
-import { createPasswordGuard } from './password-guard.ts';
+import { signedIn } from '../../shared/signed-in.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import * as users from './users.service.ts';
 
-const tags = ['users'];
-
 export interface UsersRoutesOptions extends users.UsersDeps {
   registerPerHour: number;
-  /** Failed password attempts allowed per account and per client address in 15 minutes. */
-  loginFailuresPerAccount: number;
-  loginFailuresPerAddress: number;
-  findAccountPerHour: number;
-  findAccountPerOrderPerHour: number;
 }
 
+/** Visitors: registration, user info and the first-visit report. The account calls are in account.routes.ts. */
 export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  r.post(
-    '/api/user/register',
-    {
-      // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
+  r.route({
+    // Per client address (req.ip: the socket's, or the first one TRUST_PROXY's proxies did not add).
+    ...contractRoute(routes.register, {
       config: { rateLimit: { max: deps.registerPerHour, timeWindow: '1 hour' } },
-      schema: {
-        tags,
-        summary: '访客注册',
-        querystring: RegisterQuery,
-        response: { 200: Envelope(UserInfo) },
-      },
-    },
-    async (req, reply) => {
+    }),
+    handler: async (req, reply) => {
       const { info, session } = await users.register(deps, {
         fromDomain: req.query.fromDomain ?? '',
         traceId: req.headers['x-trace-id'],
@@ -45,28 +31,16 @@ export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions
       reply.startSession(session.token, session.expiresAt);
       return ok(info);
     },
-  );
+  });
 
-  r.get(
-    '/api/user/info',
-    { schema: { tags, summary: '用户信息', response: { 200: Envelope(UserInfo) } } },
-    async (req) => {
-      if (!req.user) throw unauthorized();
-      return ok(await users.userInfo(deps, req.user.userId));
-    },
-  );
+  r.route({
+    ...contractRoute(routes.userInfo),
+    handler: async (req) => ok(await users.userInfo(deps, { userId: signedIn(req).userId })),
+  });
 
-  r.post(
-    '/api/user/user_from_mark',
-    {
-      schema: {
-        tags,
-        summary: '首次访问上报',
-        querystring: UserFromMarkQuery,
-        response: { 200: Envelope(UserFromMark) },
-      },
-    },
-    async (req) =>
+  r.route({
+    ...contractRoute(routes.userFromMark),
+    handler: async (req) =>
       ok(
         await users.markFirstVisit(deps, {
           traceId: req.headers['x-trace-id'],
@@ -77,12 +51,5 @@ export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions
           userAgent: req.headers['user-agent'] ?? '',
         }),
       ),
-  );
-
-  const guard = createPasswordGuard({
-    perAccount: deps.loginFailuresPerAccount,
-    perAddress: deps.loginFailuresPerAddress,
-    windowMs: 15 * 60 * 1000,
   });
-  await accountRoutes(app, { ...deps, guard });
 }

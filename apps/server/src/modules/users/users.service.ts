@@ -1,31 +1,26 @@
 import type { UserInfo } from '@yueman/contract';
+import { branchIdFrom, visitorIdFrom } from '../../shared/attribution.ts';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { AppError, badRequest } from '../../shared/errors.ts';
+import { isVip } from '../wallet/index.ts';
 import { generateAccount, generatePassword, hashPassword } from './password.ts';
-import { issueSession, isVip } from './sessions.ts';
+import { issueSession } from './sessions.ts';
+import { noSuchUser } from './users.errors.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 export interface UsersDeps {
   repo: UsersRepository;
-  /** Coin balance of a user; the wallet domain answers it. */
+  /** Coin balance of a user; the wallet's port answers it. */
   balanceOf: (userId: number) => Promise<number>;
 }
 
-const TRACE_ID = /^[A-Za-z0-9-]{8,64}$/;
-export const DEFAULT_BRANCH = -2;
-
-/** A well-formed x-trace-id is the visitor id; anything else is ignored. */
-export const visitorIdFrom = (traceId: unknown) =>
-  typeof traceId === 'string' && TRACE_ID.test(traceId) ? traceId : undefined;
-
-export function branchIdFrom(header: unknown): number {
-  const n = typeof header === 'string' ? Number(header) : Number.NaN;
-  return Number.isInteger(n) && Math.abs(n) <= 2_147_483_647 ? n : DEFAULT_BRANCH;
-}
-
-export async function userInfo(deps: UsersDeps, userId: number, password = ''): Promise<UserInfo> {
+/** The user info of the spec's section 3; `password` only in register's answer (it is never stored). */
+export async function userInfo(
+  deps: UsersDeps,
+  { userId, password = '' }: { userId: number; password?: string },
+): Promise<UserInfo> {
   const user = await deps.repo.userById(userId);
-  if (!user) throw new AppError(401, 401, '请先登录');
+  if (!user) throw noSuchUser();
   const vip = isVip(user);
   const end = vip && user.vipEnd ? chinaTimeParts(user.vipEnd) : null;
   return {
@@ -64,7 +59,7 @@ export async function register(
     });
     if (user) {
       const session = await issueSession(deps.repo, user.id, input.oldToken);
-      return { info: await userInfo(deps, user.id, password), session };
+      return { info: await userInfo(deps, { userId: user.id, password }), session };
     }
   }
   throw new AppError(500, 500, '注册失败，请稍后再试');

@@ -2,21 +2,16 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
-import {
-  giveCoins,
-  holdings,
-  makeVip,
-  newBook,
-  newReader,
-  nth,
-  type TestReader,
-  walletTestEnv,
-  whileAccountLocked,
-} from './wallet-test-kit.ts';
+import { manyVisitorsEnv, registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
+import { giveCoins, holdings, makeVip, newBook, nth, whileAccountLocked } from './wallet-test-kit.ts';
 
 describeDb('buying a chapter', () => {
   let t: TestApp;
-  const buy = (reader: TestReader | null, chapterId: number | string, headers: Record<string, string> = {}) =>
+  const buy = (
+    reader: TestVisitor | null,
+    chapterId: number | string,
+    headers: Record<string, string> = {},
+  ) =>
     t.app.inject({
       method: 'POST',
       url: `/api/book/chapter/buy?chapterId=${chapterId}`,
@@ -24,7 +19,7 @@ describeDb('buying a chapter', () => {
     });
 
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: walletTestEnv });
+    t = await createTestApp({ seed: false, env: manyVisitorsEnv });
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);
@@ -34,7 +29,7 @@ describeDb('buying a chapter', () => {
   it('charges the price from the database once and answers the balance left', async () => {
     const { chapters } = await newBook(t.db, { prices: [0, 30] });
     const chapter = nth(chapters, 1);
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 100);
 
     const res = await buy(reader, chapter.id);
@@ -56,7 +51,7 @@ describeDb('buying a chapter', () => {
 
   it('keeps nothing when the balance is short: code 999 with the price and the balance', async () => {
     const { chapters } = await newBook(t.db, { prices: [50] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 49);
 
     const res = await buy(reader, nth(chapters).id);
@@ -70,7 +65,7 @@ describeDb('buying a chapter', () => {
     expect(await holdings(t.db, reader.userId)).toEqual({ balance: 49, claims: 0, purchases: 0, spent: 0 });
 
     // A reader who never had coins has no ledger account at all: the same answer.
-    const penniless = await newReader(t);
+    const penniless = await registerVisitor(t);
     expect((await buy(penniless, nth(chapters).id)).json()).toMatchObject({
       code: 999,
       data: { price: 50, avaliableAmount: 0 },
@@ -87,7 +82,7 @@ describeDb('buying a chapter', () => {
 
   it('writes nothing for a free chapter', async () => {
     const { chapters } = await newBook(t.db, { prices: [0] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 10);
     expect((await buy(reader, nth(chapters).id)).json()).toMatchObject({
       result: true,
@@ -100,7 +95,7 @@ describeDb('buying a chapter', () => {
   it('charges a VIP nothing on a VIP-free book, and the price on a book that is not VIP-free', async () => {
     const free = await newBook(t.db, { prices: [40], vipFree: true });
     const notFree = await newBook(t.db, { prices: [40], vipFree: false });
-    const vip = await newReader(t);
+    const vip = await registerVisitor(t);
     await makeVip(t.db, vip.userId);
     await giveCoins(t.db, vip.userId, 100);
 
@@ -123,7 +118,7 @@ describeDb('buying a chapter', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ result: false, code: 101, msg: '信息获取失败，请返回稍后重试', data: null });
     const unknownSession = await buy(
-      { userId: 0, account: '', cookie: 'sid=not-a-session' },
+      { userId: 0, account: '', password: '', cookie: 'sid=not-a-session' },
       nth(chapters).id,
     );
     expect(unknownSession.json().code).toBe(101);
@@ -131,8 +126,8 @@ describeDb('buying a chapter', () => {
 
   it('refuses a forged x-user-id with 403 before anything is read or spent', async () => {
     const { chapters } = await newBook(t.db, { prices: [10] });
-    const victim = await newReader(t);
-    const reader = await newReader(t);
+    const victim = await registerVisitor(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, victim.userId, 100);
     await giveCoins(t.db, reader.userId, 100);
 
@@ -157,7 +152,7 @@ describeDb('buying a chapter', () => {
   });
 
   it('refuses a malformed chapterId with 400 in Chinese, and an unknown chapter with 404', async () => {
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     for (const bad of ['abc', '0', '-1', '1.5', '99999999999']) {
       const res = await buy(reader, bad);
       expect(res.statusCode, bad).toBe(400);
@@ -179,7 +174,7 @@ describeDb('buying a chapter', () => {
 
 describeDb('buying chapters concurrently', () => {
   let t: TestApp;
-  const buy = (reader: TestReader, chapterId: number) =>
+  const buy = (reader: TestVisitor, chapterId: number) =>
     t.app.inject({
       method: 'POST',
       url: `/api/book/chapter/buy?chapterId=${chapterId}`,
@@ -187,7 +182,7 @@ describeDb('buying chapters concurrently', () => {
     });
 
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: walletTestEnv });
+    t = await createTestApp({ seed: false, env: manyVisitorsEnv });
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);
@@ -196,7 +191,7 @@ describeDb('buying chapters concurrently', () => {
 
   it('charges once for 50 simultaneous buys of one chapter, and all 50 succeed', async () => {
     const { chapters } = await newBook(t.db, { prices: [25] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 1000);
 
     const answers = (await Promise.all(Array.from({ length: 50 }, () => buy(reader, nth(chapters).id)))).map(
@@ -215,7 +210,7 @@ describeDb('buying chapters concurrently', () => {
     // reader's account is held until 8 buys wait for it, so at least 7 of them lose that way in every run.
     const price = 40;
     const { chapters } = await newBook(t.db, { prices: [price] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, price);
 
     const answers = (
@@ -241,7 +236,7 @@ describeDb('buying chapters concurrently', () => {
     const balance = 7 * price + price - 1; // pays for 7, never for 8
     const paysFor = Math.floor(balance / price);
     const { bookId, chapters } = await newBook(t.db, { prices: Array(chapterCount).fill(price) });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, balance);
 
     const answers = (await Promise.all(chapters.map((c) => buy(reader, c.id)))).map((r) => r.json());

@@ -4,13 +4,13 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
 import { ledgerTransfers, payChannels, payConfigs, payOrders } from '../../db/schema/index.ts';
-import { createLedgerRepository } from './ledger.repository.ts';
-import { giveCoins, newBook, newReader, nth, type TestReader, walletTestEnv } from './wallet-test-kit.ts';
+import { giveCoins, newBook, nth } from './wallet-test-kit.ts';
 
 describeDb('consumption records', () => {
   let t: TestApp;
-  const records = (reader: TestReader | null, query = '') =>
+  const records = (reader: TestVisitor | null, query = '') =>
     t.app.inject({ url: `/api/user/consumption${query}`, headers: reader ? { cookie: reader.cookie } : {} });
 
   /** A paid order as the payments domain leaves it: coins (with bonus) credited under its transfer ids. */
@@ -57,32 +57,9 @@ describeDb('consumption records', () => {
         paidAt: new Date(o.at),
       })
       .returning();
-    if (o.purpose === 'coin') {
-      const ledger = createLedgerRepository(t.db);
-      await ledger.credit(
-        t.db,
-        {
-          transferId: `order:${orderNo}:coins`,
-          kind: 'recharge',
-          userId,
-          amount: o.items,
-          orderId: order?.id,
-        },
-        'system:payments',
-      );
-      if (o.bonus) {
-        await ledger.credit(
-          t.db,
-          {
-            transferId: `order:${orderNo}:bonus`,
-            kind: 'bonus',
-            userId,
-            amount: o.bonus,
-            orderId: order?.id,
-          },
-          'system:bonus',
-        );
-      }
+    if (o.purpose === 'coin' && order) {
+      // Credited as a verified notification credits it: through the wallet's port, in the caller's transaction.
+      await t.app.ports.wallet.creditPaidOrder(t.db, order);
       await t.db
         .update(ledgerTransfers)
         .set({ createdAt: new Date(o.at) })
@@ -97,7 +74,7 @@ describeDb('consumption records', () => {
       .where(eq(ledgerTransfers.id, id));
 
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: walletTestEnv });
+    t = await createTestApp({ seed: false, env: manyVisitorsEnv });
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);
@@ -113,8 +90,8 @@ describeDb('consumption records', () => {
 
   it('lists recharges, bonuses, purchases and VIP, newest first, worded for the reader, in China time', async () => {
     const { chapters } = await newBook(t.db, { prices: [0, 12, 12], title: '星海旅人' });
-    const reader = await newReader(t);
-    const other = await newReader(t);
+    const reader = await registerVisitor(t);
+    const other = await registerVisitor(t);
     await giveCoins(t.db, other.userId, 500);
     await t.app.inject({
       method: 'POST',
@@ -178,7 +155,7 @@ describeDb('consumption records', () => {
   });
 
   it('leaves out orders that are not paid VIP orders, and other readers', async () => {
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await paidOrder(reader.userId, { purpose: 'vip', items: 7, paid: 900, at: '2026-04-01T00:00:00Z' });
     await t.db.execute(
       sql`update pay_orders set status = 'created', paid_at = null where user_id = ${reader.userId}`,
@@ -188,7 +165,7 @@ describeDb('consumption records', () => {
   });
 
   it('pages 20 at a time with no line twice, and refuses a bad page', async () => {
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     const base = Date.parse('2026-05-01T00:00:00Z');
     for (let i = 0; i < 23; i++) await giveCoins(t.db, reader.userId, i + 1);
     await paidOrder(reader.userId, {

@@ -1,9 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Queryable } from '../../db/client.ts';
 import { ledgerAccounts } from '../../db/schema/index.ts';
-
-/** The database or a transaction on it: a credit runs inside the caller's transaction. */
-export type Queryable = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
+import { rowsOf } from '../../shared/rows.ts';
 
 /** System accounts, created by migration 0002: the other side of every coin movement. */
 export type SystemAccount = 'system:payments' | 'system:bonus' | 'system:sales';
@@ -19,9 +17,6 @@ export interface Credit {
   orderId?: number | null;
   memo?: string;
 }
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 export interface Purchase {
   userId: number;

@@ -2,16 +2,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { createLedgerRepository, type LedgerRepository } from './ledger.repository.ts';
-import {
-  giveCoins,
-  holdings,
-  newBook,
-  newReader,
-  nth,
-  walletTestEnv,
-  whileAccountLocked,
-} from './wallet-test-kit.ts';
+import { giveCoins, holdings, newBook, nth, whileAccountLocked } from './wallet-test-kit.ts';
 
 // The ledger's purchase called directly, without HTTP in between: the races hit the database closer together.
 describeDb('the ledger purchase statement', () => {
@@ -19,7 +12,7 @@ describeDb('the ledger purchase statement', () => {
   let ledger: LedgerRepository;
 
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: walletTestEnv });
+    t = await createTestApp({ seed: false, env: manyVisitorsEnv });
     ledger = createLedgerRepository(t.db);
   });
   afterEach(async () => {
@@ -29,7 +22,7 @@ describeDb('the ledger purchase statement', () => {
 
   it('claims a chapter at price 0 without a transfer, once, even without a ledger account', async () => {
     const { chapters } = await newBook(t.db, { prices: [0] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     const p = { userId: reader.userId, chapterId: nth(chapters).id, price: 0 };
     expect(await ledger.buyChapter(p)).toEqual({ outcome: 'bought', balance: 0 });
     expect(await ledger.buyChapter(p)).toEqual({ outcome: 'owned', balance: 0 });
@@ -38,7 +31,7 @@ describeDb('the ledger purchase statement', () => {
 
   it('answers bought, owned and short with the balance, and writes nothing when short', async () => {
     const { chapters } = await newBook(t.db, { prices: [30, 30] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 50);
     const buy = (i: number) =>
       ledger.buyChapter({ userId: reader.userId, chapterId: nth(chapters, i).id, price: 30 });
@@ -56,7 +49,7 @@ describeDb('the ledger purchase statement', () => {
     it(`charges once for 30 simultaneous buys of one chapter when the balance pays for it ${times}×`, async () => {
       const price = 25;
       const { chapters } = await newBook(t.db, { prices: [price] });
-      const reader = await newReader(t);
+      const reader = await registerVisitor(t);
       await giveCoins(t.db, reader.userId, price * times);
       const p = { userId: reader.userId, chapterId: nth(chapters).id, price };
       const answers = await whileAccountLocked(t.db, reader.userId, 8, () =>

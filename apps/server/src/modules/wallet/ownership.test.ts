@@ -2,29 +2,22 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
-import {
-  giveCoins,
-  makeVip,
-  newBook,
-  newReader,
-  nth,
-  type TestReader,
-  walletTestEnv,
-} from './wallet-test-kit.ts';
+import { manyVisitorsEnv, registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
+import { giveCoins, makeVip, newBook, nth } from './wallet-test-kit.ts';
 
 // What a purchase changes elsewhere: the reader, the catalogue's alreadyBuy and the balance in user info.
 describeDb('coins and bought chapters across the app', () => {
   let t: TestApp;
-  const as = (reader: TestReader) => ({ cookie: reader.cookie });
-  const buy = (reader: TestReader, chapterId: number) =>
+  const as = (reader: TestVisitor) => ({ cookie: reader.cookie });
+  const buy = (reader: TestVisitor, chapterId: number) =>
     t.app.inject({
       method: 'POST',
       url: `/api/book/chapter/buy?chapterId=${chapterId}`,
       headers: as(reader),
     });
-  const read = (reader: TestReader, bookId: number, number: number) =>
+  const read = (reader: TestVisitor, bookId: number, number: number) =>
     t.app.inject({ url: `/api/book/read_chapter?bookId=${bookId}&number=${number}`, headers: as(reader) });
-  const list = async (reader: TestReader, bookId: number) =>
+  const list = async (reader: TestVisitor, bookId: number) =>
     (
       await t.app.inject({
         method: 'POST',
@@ -32,11 +25,11 @@ describeDb('coins and bought chapters across the app', () => {
         headers: as(reader),
       })
     ).json().data as { chapterId: number; alreadyBuy: boolean }[];
-  const info = async (reader: TestReader) =>
+  const info = async (reader: TestVisitor) =>
     (await t.app.inject({ url: '/api/user/info', headers: as(reader) })).json().data;
 
   beforeAll(async () => {
-    t = await createTestApp({ seed: false, env: walletTestEnv });
+    t = await createTestApp({ seed: false, env: manyVisitorsEnv });
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);
@@ -45,7 +38,7 @@ describeDb('coins and bought chapters across the app', () => {
 
   it('shows the balance in user info, before and after a purchase', async () => {
     const { chapters } = await newBook(t.db, { prices: [15] });
-    const reader = await newReader(t);
+    const reader = await registerVisitor(t);
     expect((await info(reader)).avaliableAmount).toBe(0);
     await giveCoins(t.db, reader.userId, 80);
     await giveCoins(t.db, reader.userId, 20, 'bonus');
@@ -56,8 +49,8 @@ describeDb('coins and bought chapters across the app', () => {
 
   it('reads a chapter once it is bought, and only for the reader who bought it', async () => {
     const { bookId, chapters } = await newBook(t.db, { prices: [0, 20], vipFree: false });
-    const reader = await newReader(t);
-    const other = await newReader(t);
+    const reader = await registerVisitor(t);
+    const other = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 20);
 
     const before = (await read(reader, bookId, 2)).json();
@@ -79,8 +72,8 @@ describeDb('coins and bought chapters across the app', () => {
 
   it('marks alreadyBuy on the bought chapters only, for their reader only', async () => {
     const { bookId, chapters } = await newBook(t.db, { prices: [0, 10, 10, 10] });
-    const reader = await newReader(t);
-    const other = await newReader(t);
+    const reader = await registerVisitor(t);
+    const other = await registerVisitor(t);
     await giveCoins(t.db, reader.userId, 100);
     await buy(reader, nth(chapters, 1).id);
     await buy(reader, nth(chapters, 3).id);
@@ -98,7 +91,7 @@ describeDb('coins and bought chapters across the app', () => {
 
   it('lets a VIP read a VIP-free book without buying, and writes nothing', async () => {
     const { bookId, chapters } = await newBook(t.db, { prices: [0, 35], vipFree: true });
-    const vip = await newReader(t);
+    const vip = await registerVisitor(t);
     await makeVip(t.db, vip.userId);
     expect((await read(vip, bookId, 2)).json().result).toBe(true);
     expect((await buy(vip, nth(chapters, 1).id)).json().data).toMatchObject({

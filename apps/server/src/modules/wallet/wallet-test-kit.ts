@@ -2,26 +2,11 @@
 // book of chapters at known prices, all on the test database.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { dbKind } from '../../../test/test-database.ts';
 import type { Database } from '../../db/client.ts';
 import { books, categories, chapters } from '../../db/schema/index.ts';
+import { rowsOf } from '../../shared/rows.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
-
-/** Enough registrations for a test file: the register call is rate-limited per address. */
-export const walletTestEnv = { REGISTER_PER_HOUR: '10000' };
-
-export interface TestReader {
-  userId: number;
-  account: string;
-  cookie: string;
-}
-
-export async function newReader(t: TestApp): Promise<TestReader> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/user/register' });
-  const { userId, account } = res.json().data;
-  return { userId, account, cookie: sessionCookie(res) };
-}
 
 /** Credits coins as a recharge would, from system:payments. */
 export async function giveCoins(
@@ -78,9 +63,6 @@ export async function newBook(db: Database, opts: { prices: number[]; vipFree?: 
 export async function makeVip(db: Database, userId: number) {
   await db.execute(sql`update users set vip_end = now() + interval '30 days' where id = ${userId}`);
 }
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /** What the ledger holds for a user: balance, purchases (claims) and purchase transfers. */
 export async function holdings(db: Database, userId: number) {

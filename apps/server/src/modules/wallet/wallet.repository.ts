@@ -1,10 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { books, chapterPurchases, chapters } from '../../db/schema/index.ts';
+import type { Database, Queryable } from '../../db/client.ts';
+import { books, chapterPurchases, chapters, users } from '../../db/schema/index.ts';
+import { rowsOf } from '../../shared/rows.ts';
 import { createLedgerRepository, type PurchaseResult } from './ledger.repository.ts';
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 export type BuyOutcome = PurchaseResult;
 
@@ -34,6 +32,22 @@ export function createWalletRepository(db: Database) {
 
   return {
     balanceOf: (userId: number) => ledger.balanceOf(userId),
+    credit: ledger.credit,
+
+    /**
+     * VIP days, once per order, inside the transaction that marked it paid: vip_end = max(now, vip_end) + days
+     * (docs/contract.md section 3). The column lives on the user's row; only the wallet writes it.
+     */
+    async extendVip(tx: Queryable, userId: number, days: number) {
+      const [row] = await tx
+        .update(users)
+        .set({
+          vipEnd: sql`greatest(now(), coalesce(${users.vipEnd}, now())) + make_interval(days => ${days}::int)`,
+        })
+        .where(eq(users.id, userId))
+        .returning({ vipEnd: users.vipEnd });
+      return row?.vipEnd ?? null;
+    },
 
     /** Which of these chapters the user has bought (chapter_purchases). */
     async ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>> {

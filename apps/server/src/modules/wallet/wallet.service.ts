@@ -1,14 +1,30 @@
-import type { BuyChapterResult, ConsumptionPage, ConsumptionRecord } from '@yueman/contract';
+import {
+  type BuyChapterResult,
+  type ConsumptionPage,
+  type ConsumptionRecord,
+  totalPages,
+} from '@yueman/contract';
+import type { Queryable } from '../../db/client.ts';
 import { chinaTimeParts } from '../../shared/china-time.ts';
-import { notFound, paymentNeeded } from '../../shared/errors.ts';
-import { pageWindow, totalPages } from '../../shared/pagination.ts';
+import { pageWindow } from '../../shared/pagination.ts';
+import { chapterNotFound, shortOfCoins } from './wallet.errors.ts';
 import type { RecordRow, WalletRepository } from './wallet.repository.ts';
 
 export interface WalletDeps {
   repo: WalletRepository;
 }
 
-export const SHORT_OF_COINS = '阅币不足，请先充值';
+/** A pay order the payments module has just marked paid, as far as the wallet credits it. */
+export interface PaidOrder {
+  id: number;
+  orderNo: string;
+  userId: number;
+  purpose: string;
+  /** Coins, or VIP days. */
+  itemCount: number;
+  /** Bonus coins of a coin pack. */
+  presentCount: number;
+}
 
 /**
  * Buys a chapter for the signed-in reader at the price in the database (docs/contract.md section 3). A free
@@ -21,7 +37,7 @@ export async function buyChapter(
   p: { userId: number; isVip: boolean; chapterId: number },
 ): Promise<BuyChapterResult> {
   const chapter = await repo.chapterForSale(p.chapterId);
-  if (!chapter) throw notFound('章节不存在');
+  if (!chapter) throw chapterNotFound();
   if (chapter.price === 0 || (p.isVip && chapter.vipFree)) {
     return { chapterId: p.chapterId, charged: 0, avaliableAmount: await repo.balanceOf(p.userId) };
   }
@@ -31,7 +47,7 @@ export async function buyChapter(
     price: chapter.price,
   });
   if (outcome === 'short') {
-    throw paymentNeeded(SHORT_OF_COINS, { price: chapter.price, avaliableAmount: balance });
+    throw shortOfCoins(chapter.price, balance);
   }
   return {
     chapterId: p.chapterId,
@@ -68,10 +84,39 @@ function record(row: RecordRow): ConsumptionRecord {
 /** The reader's consumption records: coins in and out, and VIP bought, 20 a page, newest first. */
 export async function consumption(
   { repo }: WalletDeps,
-  userId: number,
-  page: number,
+  { userId, page }: { userId: number; page: number },
 ): Promise<ConsumptionPage> {
   const { limit, offset } = pageWindow(page);
   const [rows, total] = await Promise.all([repo.records(userId, limit, offset), repo.recordCount(userId)]);
   return { list: rows.map(record), totalItem: total, totalPage: totalPages(total) };
+}
+
+/**
+ * Credits a paid order, inside the transaction that marked it paid (payments' notification): its coins and bonus
+ * under deterministic transfer ids (order:{orderNo}:coins, :bonus), or its VIP days. The transfer ids make a
+ * second credit of one order move nothing; the order's conditional move to paid makes it run once anyway.
+ */
+export async function creditPaidOrder(
+  { repo }: WalletDeps,
+  { tx, order }: { tx: Queryable; order: PaidOrder },
+) {
+  if (order.purpose === 'vip') {
+    await repo.extendVip(tx, order.userId, order.itemCount);
+    return;
+  }
+  const base = { userId: order.userId, orderId: order.id, memo: order.orderNo };
+  const coins = {
+    transferId: `order:${order.orderNo}:coins`,
+    kind: 'recharge' as const,
+    amount: order.itemCount,
+  };
+  await repo.credit(tx, { ...base, ...coins }, 'system:payments');
+  if (order.presentCount > 0) {
+    const bonus = {
+      transferId: `order:${order.orderNo}:bonus`,
+      kind: 'bonus' as const,
+      amount: order.presentCount,
+    };
+    await repo.credit(tx, { ...base, ...bonus }, 'system:bonus');
+  }
 }

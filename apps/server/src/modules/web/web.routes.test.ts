@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
-import { decryptCover } from '../images/index.ts';
+import { decryptCover } from '../images/cover-crypto.ts';
 import { runtimeConfigScript } from './web.routes.ts';
 
 describeDb('web app, images and runtime config on one port', () => {

@@ -2,17 +2,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { RuntimeConfig } from '@yueman/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../shared/errors.ts';
 import { appPolicy } from '../../shared/security-headers.ts';
-import type { ImageHost } from '../images/index.ts';
-
-export interface RuntimeConfig {
-  staticApiBase: string;
-  dynamicApiBase: string;
-  imageBase: string;
-  coverKey: string;
-}
 
 /** `</` cannot end the inline script early, whatever an operator puts in a base URL. */
 export const runtimeConfigScript = (config: RuntimeConfig) =>
@@ -28,7 +21,12 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>阅漫</title>
  */
 export async function webRoutes(
   app: FastifyInstance,
-  opts: { webDist: string; runtimeConfig: RuntimeConfig; images: ImageHost },
+  opts: {
+    webDist: string;
+    runtimeConfig: RuntimeConfig;
+    /** The image host's answer to an image URL; false when the URL is not one. */
+    serveImage: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+  },
 ) {
   const indexFile = path.join(opts.webDist, 'index.html');
   let indexHtml = NOT_BUILT;
@@ -63,7 +61,7 @@ export async function webRoutes(
   // WebP does not compress and index.html is small: these routes skip the compression hooks.
   app.get('/', { compress: false }, (_req, reply) => sendApp(reply));
   app.get('/*', { compress: false }, async (request, reply) => {
-    if (await opts.images.serve(request, reply)) return reply;
+    if (await opts.serveImage(request, reply)) return reply;
     return sendApp(reply);
   });
 

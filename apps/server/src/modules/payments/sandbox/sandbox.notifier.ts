@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { backgroundLoop } from '../background-loop.ts';
+import { backgroundLoop } from '../../../shared/background-loop.ts';
 import type { OwedNotification, SandboxRepository } from './sandbox.repository.ts';
 import { signedNotification } from './sandbox-signing.ts';
 
@@ -110,7 +110,7 @@ export function createSandboxNotifier(opts: {
     log,
   });
 
-  return { deliverDueNotifications, start: loop.start, wake: loop.wake, stop: loop.stop };
+  return { deliverDueNotifications, loop, wake: loop.wake };
 }
 
 export type SandboxNotifier = ReturnType<typeof createSandboxNotifier>;

@@ -1,16 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { sandboxPayments } from '../../../db/schema/index.ts';
-import { one } from '../../../shared/rows.ts';
+import { one, rowsOf } from '../../../shared/rows.ts';
 
 export type SandboxPayment = typeof sandboxPayments.$inferSelect;
 export type OwedNotification = Pick<
   SandboxPayment,
   'tradeNo' | 'orderNo' | 'merchantId' | 'channel' | 'amount' | 'notifyUrl' | 'attempts'
 >;
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /** The sandbox gateway's own book (sandbox_payments): it never reads or writes our orders. */
 export function createSandboxRepository(db: Database) {

@@ -33,7 +33,6 @@ export async function sandboxRoutes(
   const html = (reply: FastifyReply, status: number, page: string) =>
     reply
       .code(status)
-      .header('Cache-Control', 'no-store')
       .header('Content-Security-Policy', policy)
       .removeHeader('X-Frame-Options')
       .type('text/html; charset=utf-8')
@@ -60,7 +59,7 @@ export async function sandboxRoutes(
       deps.notifier.wake();
     }
     // Paid now or before: either way the payer goes back to the merchant, who learns of it by notification.
-    return reply.header('Cache-Control', 'no-store').redirect(payment.returnUrl, 302);
+    return reply.redirect(payment.returnUrl, 302);
   });
 
   r.post(`${CASHIER_PATH}/:tradeNo/cancel`, { schema }, async (req, reply) => {
@@ -68,6 +67,6 @@ export async function sandboxRoutes(
     const payment = TRADE_NO.test(tradeNo) ? await deps.repo.byTradeNo(tradeNo) : undefined;
     if (!payment) return html(reply, 404, notFoundPage());
     await deps.repo.cancel(tradeNo);
-    return reply.header('Cache-Control', 'no-store').redirect(payment.returnUrl, 302);
+    return reply.redirect(payment.returnUrl, 302);
   });
 }

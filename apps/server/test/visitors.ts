@@ -1,6 +1,10 @@
-// Helpers for the account tests: real calls through the app, as the web app makes them.
-import type { TestApp } from '../../../test/test-app.ts';
-import { sessionCookie } from '../../../test/test-app.ts';
+// Visitors through the real register call, and calls made as the web app and the spec's clients make them. One
+// place for every test that needs a reader with a session.
+import type { TestApp } from './test-app.ts';
+import { sessionCookie } from './test-app.ts';
+
+/** Settings for a test file that registers many visitors (the register call is limited per address). */
+export const manyVisitorsEnv = { REGISTER_PER_HOUR: '10000' };
 
 export interface Caller {
   cookie?: string;
@@ -9,6 +13,7 @@ export interface Caller {
   headers?: Record<string, string>;
 }
 
+/** A POST with its fields in the query, as the spec's clients send them. */
 export function post(t: TestApp, path: string, query: Record<string, string>, by: Caller = {}) {
   const qs = new URLSearchParams(query).toString();
   return t.app.inject({
@@ -19,14 +24,20 @@ export function post(t: TestApp, path: string, query: Record<string, string>, by
   });
 }
 
+export interface TestVisitor {
+  userId: number;
+  account: string;
+  /** The generated password, answered once by register. */
+  password: string;
+  /** `sid=…`, ready for a Cookie header. */
+  cookie: string;
+}
+
 /** A new visitor: its account, generated password and session cookie. */
-export async function registerVisitor(t: TestApp, by: Caller = {}) {
+export async function registerVisitor(t: TestApp, by: Caller = {}): Promise<TestVisitor> {
   const res = await post(t, '/api/user/register', {}, by);
-  const { userId, account, password } = res.json().data as {
-    userId: number;
-    account: string;
-    password: string;
-  };
+  if (res.statusCode !== 200) throw new Error(`register answered ${res.statusCode}: ${res.body}`);
+  const { userId, account, password } = res.json().data as TestVisitor;
   return { userId, account, password, cookie: sessionCookie(res) };
 }
 

@@ -1,8 +1,10 @@
-// The real server as its own process (apps/server/src/main.ts), for tests that kill it.
+// The real server as its own process (apps/server/src/main.ts), for tests of the process itself: start-up, the
+// data-dir lock, signals, SIGKILL in the middle of money, its whole log.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
-const root = path.resolve(import.meta.dirname, '../../../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 const main = path.join(root, 'apps/server/src/main.ts');
 
 export interface ServerProcess {
@@ -12,7 +14,21 @@ export interface ServerProcess {
   output(): string;
 }
 
-/** Starts the server on 127.0.0.1:port and resolves once it says it is ready. */
+/** A TCP port nothing listens on now, on 127.0.0.1. */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+  });
+
+/**
+ * Starts the server on 127.0.0.1:port and resolves once /healthz answers; rejects with its output when it exits
+ * first (a refused start says why there).
+ */
 export async function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
   // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the database.
   const child = spawn(process.execPath, ['--import', 'tsx', main], {

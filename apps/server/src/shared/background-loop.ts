@@ -58,3 +58,26 @@ export function backgroundLoop(opts: {
     },
   };
 }
+
+export type BackgroundLoop = ReturnType<typeof backgroundLoop>;
+
+/**
+ * The server's background loops (the session sweeper, the pay order sweeper, the sandbox notifier): modules add
+ * theirs while they register; main.ts starts them all once the server listens, and app.close() stops them.
+ */
+export class BackgroundJobs {
+  readonly #loops: BackgroundLoop[] = [];
+
+  add(loop: BackgroundLoop) {
+    this.#loops.push(loop);
+  }
+
+  start() {
+    for (const loop of this.#loops) loop.start();
+  }
+
+  /** Waits for runs in progress, so the database is still open while they finish. */
+  async stop() {
+    await Promise.all(this.#loops.map((loop) => loop.stop()));
+  }
+}

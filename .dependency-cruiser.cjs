@@ -1,0 +1,51 @@
+// The import check (npm run check:imports, part of npm test). It reads resolved paths, so a rule holds however deep
+// the importing file sits and however the import is spelled. Why dependency-cruiser: docs/decisions.md.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'module-through-port',
+      comment:
+        'A server module reaches another module only through its port, modules/<domain>/index.ts (docs/ARCHITECTURE.md).',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: '^apps/server/src/modules/([^/]+)/',
+        pathNot: ['^apps/server/src/modules/$1/', '^apps/server/src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'no-seed-in-production',
+      comment:
+        'The demo library is handed in by main.ts only when it is on; the app and its modules never import seed/.',
+      severity: 'error',
+      from: {
+        path: '^apps/server/src/',
+        pathNot: ['^apps/server/src/seed/', '^apps/server/src/main\\.ts$', '\\.test\\.ts$'],
+      },
+      to: { path: '^apps/server/src/seed/' },
+    },
+    {
+      name: 'feature-stays-in-its-folder',
+      comment:
+        'A web feature never imports another feature: what several use lives in lib/ or components/ (docs/ARCHITECTURE.md).',
+      severity: 'error',
+      from: { path: '^apps/web/src/features/([^/]+)/' },
+      to: { path: '^apps/web/src/features/', pathNot: '^apps/web/src/features/$1/' },
+    },
+    {
+      name: 'shared-code-below-features',
+      comment: 'lib/ and components/ serve the features; they never import one.',
+      severity: 'error',
+      from: { path: '^apps/web/src/(lib|components)/' },
+      to: { path: '^apps/web/src/features/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};

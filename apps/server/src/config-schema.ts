@@ -1,0 +1,151 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * Every environment variable the server reads, with its default and its meaning: README.md's configuration
+ * table is this object written out, and config-readme.test.ts keeps the two equal.
+ *
+ * Besides JSON Schema's own keywords a variable may carry `expected` (what a bad value should have been, for the
+ * message that stops the server) and `defaultText` (a default worked out from other settings, which `default`
+ * cannot hold). `writeOnly` marks a secret, which that message does not repeat.
+ */
+
+export const EXTRA_KEYWORDS = ['expected', 'defaultText'] as const;
+
+/** Generated 32-byte keys, kept in the data directory so that restarts keep them. */
+export const KEY_FILES = {
+  COVER_KEY: 'cover-key.hex',
+  PAGE_GRANT_KEY: 'page-grant-key.hex',
+  SANDBOX_PAY_KEY: 'sandbox-pay-key.hex',
+} as const;
+
+export const FLAG_TRUE = ['1', 'true', 'yes'];
+const FLAG_WORDS = [...FLAG_TRUE, '0', 'false', 'no'];
+// A JSON Schema pattern has no case-insensitive flag, so each letter of a word gets a class of both cases.
+const anyCase = (word: string) => word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+const FLAG = `^(?:${FLAG_WORDS.map(anyCase).join('|')})$`;
+
+const count = (def: number, minimum: number, maximum: number, description: string) =>
+  Type.Integer({
+    default: def,
+    minimum,
+    maximum,
+    expected: `a whole number from ${minimum} to ${maximum}`,
+    description,
+  });
+const flag = (description: string, options: { default: string } | { defaultText: string; pattern: string }) =>
+  Type.String({ pattern: FLAG, expected: 'true or false', ...options, description });
+const text = (def: string, description: string) => Type.String({ default: def, description });
+const optional = (defaultText: string, description: string, options: object = {}) =>
+  Type.Optional(Type.String({ defaultText, ...options, description }));
+const hexKey = (file: string, description: string) =>
+  optional(`generated into \`DATA_DIR/${file}\``, description, {
+    pattern: '^[0-9a-fA-F]{64}$',
+    expected: '64 hexadecimal characters',
+    writeOnly: true,
+  });
+const base = optional(
+  'empty (same origin)',
+  'bases handed to the web app at run time, e.g. a CDN for static calls and images',
+);
+
+export const configSchema = Type.Object(
+  {
+    PORT: count(8080, 0, 65535, 'HTTP port'),
+    HOST: text('0.0.0.0', 'address to listen on'),
+    DATA_DIR: text(
+      './data',
+      'embedded database (`pglite/`), image cache, drawn images, keys; created `0700`, locked to one process',
+    ),
+    DATABASE_URL: optional(
+      'unset',
+      '`postgres://…`: use this PostgreSQL server instead of the embedded database',
+      {
+        // Trimmed before use; empty means unset.
+        pattern: '^\\s*(?:postgres(?:ql)?://[\\s\\S]*)?$',
+        expected: 'a postgres:// or postgresql:// URL',
+        writeOnly: true,
+      },
+    ),
+    DEMO_LIBRARY: flag('create the demo library when the database has no books', { default: 'true' }),
+    PUBLIC_ORIGIN: optional(
+      '`http://localhost:$PORT`',
+      'the address readers use; `https://` makes the session cookie Secure',
+    ),
+    STATIC_API_BASE: base,
+    DYNAMIC_API_BASE: base,
+    IMAGE_BASE: base,
+    COVER_KEY: hexKey(KEY_FILES.COVER_KEY, '64 hex characters: AES-256-GCM key of the encrypted covers'),
+    PAGE_GRANT_KEY: hexKey(
+      KEY_FILES.PAGE_GRANT_KEY,
+      "64 hex characters: HMAC key of the grants in priced chapters' page URLs (the same on every server)",
+    ),
+    IMAGE_ROOT: optional(
+      '`DATA_DIR/images`',
+      'source images; with the demo library on, a missing demo picture the database knows is drawn on its first request',
+    ),
+    IMAGE_CACHE_DIR: optional('`DATA_DIR/image-cache`', 'resized WebP files'),
+    TRUST_PROXY: text(
+      'false',
+      'the proxies in front of the server whose `X-Forwarded-For` entries are believed: a hop count (`1`) or their addresses / CIDR ranges (`10.0.0.0/8,127.0.0.1`); `true` is refused',
+    ),
+    ALLOWED_ORIGINS: optional(
+      'empty',
+      "extra origins (comma list) whose pages may send state-changing requests; the public origin and the API bases' origins are always allowed",
+    ),
+    REGISTER_PER_HOUR: count(30, 1, 100_000, 'visitor registrations per client address per hour'),
+    LOGIN_FAILURES_PER_ACCOUNT: count(
+      10,
+      1,
+      10_000,
+      'wrong passwords per account from one client address in 15 minutes before login answers 429 there',
+    ),
+    LOGIN_FAILURES_PER_ADDRESS: count(
+      30,
+      1,
+      100_000,
+      'wrong passwords per client address in 15 minutes before login answers 429',
+    ),
+    FIND_ACCOUNT_PER_HOUR: count(10, 1, 100_000, 'find-account attempts per client address per hour'),
+    FIND_ACCOUNT_PER_ORDER_PER_HOUR: count(
+      5,
+      1,
+      1000,
+      'find-account attempts per merchant order number per hour, from any address',
+    ),
+    PAY_ORDER_MINUTES: count(
+      15,
+      2,
+      1440,
+      'minutes an unpaid order stays open before the sweeper expires it (a later payment is still credited)',
+    ),
+    PAY_NOTIFY_BASE: optional(
+      "this server's loopback address",
+      'origin gateways send payment notifications to (`/api/pay/notify/{channel}`); set it when that is not reachable or for a real gateway',
+    ),
+    SANDBOX_PAY_KEY: hexKey(
+      KEY_FILES.SANDBOX_PAY_KEY,
+      "64 hex characters: HMAC-SHA256 key of the sandbox gateway's notifications (the same on every server)",
+    ),
+    SANDBOX_PAY: Type.Optional(
+      flag(
+        'whether the built-in sandbox gateway takes payments (it gives coins away: never `true` on a public site)',
+        {
+          defaultText: 'on for a local `PUBLIC_ORIGIN`, else off',
+          // Empty is the same as unset.
+          pattern: `^$|${FLAG}`,
+        },
+      ),
+    ),
+    SANDBOX_MERCHANT_ID: Type.String({
+      default: 'ym-sandbox',
+      pattern: '^[A-Za-z0-9_-]{1,64}$',
+      expected: '1 to 64 letters, digits, _ or -',
+      description: 'our merchant id at the sandbox gateway',
+    }),
+    LOG_LEVEL: text('info', 'pino log level; logs are JSON lines with a `reqId` per request'),
+    WEB_DIST: optional('`apps/web/dist`', 'built web app to serve'),
+  },
+  { additionalProperties: false },
+);
+
+export type Env = Static<typeof configSchema>;

@@ -1,0 +1,15 @@
+import type { ChapterInfo } from '@yueman/contract';
+import { Code } from '@yueman/contract';
+import { badRequest, businessError, notFound, paymentNeeded } from '../../shared/errors.ts';
+
+export const bookNotFound = () => notFound('这本书不存在');
+
+/** read_chapter of a chapter number the book does not have (spec section 8). */
+export const noMoreChapters = () => businessError(Code.noMoreChapters, '没有更多章节啦 ^_^');
+
+/** Code 999: the chapter's info with its price and no pages, for the buy overlay. */
+export const chapterNotBought = (info: ChapterInfo) => paymentNeeded('本章需要购买后阅读', info);
+
+/** Search keyword messages of the spec's section 5. */
+export const emptyKeyword = () => badRequest('请输入搜索关键字');
+export const keywordTooLong = () => badRequest('搜索关键字最长不超过20个字');

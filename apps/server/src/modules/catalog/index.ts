@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import type { ModuleContext } from '../module-context.ts';
+import { createCatalogRepository } from './catalog.repository.ts';
+import { catalogRoutes } from './catalog.routes.ts';
+import type { CatalogDeps } from './catalog.service.ts';
+
+/** What other modules may ask of the catalogue: what the image host needs to decide about a page path. */
+export interface CatalogPort {
+  /** True when a free chapter lists this page path (it is served without a grant). */
+  isFreePage(path: string): Promise<boolean>;
+  /** True when a book, chapter, page or ad names this image path. */
+  isKnownImage(path: string): Promise<boolean>;
+}
+
+/** Books, chapters, lists, search, categories, ads and hot words; reading a chapter. */
+export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext): Promise<CatalogPort> {
+  const repo = createCatalogRepository(ctx.db);
+  const deps: CatalogDeps = {
+    repo,
+    ownedChapters: (userId, chapterIds) => ctx.ports.wallet.ownedChapters(userId, chapterIds),
+    grantPage: (path) => ctx.ports.images.grantPage(path),
+  };
+  await catalogRoutes(app, deps);
+  return { isFreePage: repo.isFreePage, isKnownImage: repo.isKnownImage };
+}

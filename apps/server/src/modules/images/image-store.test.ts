@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImageStore } from './image-store.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'image-store-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('image store', () => {
+  it('runs at most `concurrency` sharp jobs (drawings and resizes) at once', async () => {
+    let active = 0;
+    let most = 0;
+    const store = createImageStore({
+      imageRoot: path.join(dir, 'root'),
+      cacheDir: path.join(dir, 'cache'),
+      concurrency: 2,
+      async draw() {
+        most = Math.max(most, ++active);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        active--;
+        return sharp({ create: { width: 40, height: 60, channels: 3, background: '#36c' } })
+          .png()
+          .toBuffer();
+      },
+    });
+    const paths = Array.from({ length: 6 }, (_, i) => `drawn/${i}.png`);
+    const images = await Promise.all(paths.map((p) => store.webp(p, 20)));
+    expect(most).toBe(2);
+    expect(store.stats.resizes).toBe(6);
+    const widths = await Promise.all(
+      images.map(async (webp) => webp && (await sharp(webp).metadata()).width),
+    );
+    expect(widths).toEqual(Array(6).fill(20));
+  });
+});

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import type { BackgroundJobs } from '../shared/background-loop.ts';
+import type { CatalogPort } from './catalog/index.ts';
+import type { DrawMissingImage, ImagesPort } from './images/index.ts';
+import type { PaymentsPort } from './payments/index.ts';
+import type { UsersPort } from './users/index.ts';
+import type { WalletPort } from './wallet/index.ts';
+
+/**
+ * What every module's `register<Domain>(app, ctx)` is given (docs/ARCHITECTURE.md, "Modules"). The same object for
+ * every module: the settings, the database, a logger, the background jobs to add loops to, and the other modules'
+ * ports.
+ */
+export interface ModuleContext {
+  config: Config;
+  db: Database;
+  log: FastifyBaseLogger;
+  jobs: BackgroundJobs;
+  /**
+   * Every module's port, the only functions one module may call of another. app.ts fills it in as modules
+   * register, so read a port when a call needs it (`ctx.ports.wallet.balanceOf(id)` inside a function), never
+   * while registering: the module it belongs to may register later.
+   */
+  ports: Ports;
+  /**
+   * Draws the demo library's pictures on first request, for paths the database knows: handed in by main.ts only
+   * when the demo library is on, so production code never loads the demo generator.
+   */
+  demoDrawer?: (isKnownImage: (path: string) => Promise<boolean>) => DrawMissingImage;
+}
+
+export interface Ports {
+  users: UsersPort;
+  wallet: WalletPort;
+  catalog: CatalogPort;
+  images: ImagesPort;
+  payments: PaymentsPort;
+}

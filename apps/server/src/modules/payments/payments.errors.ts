@@ -1,0 +1,14 @@
+import { badRequest, forbidden } from '../../shared/errors.ts';
+
+/** Pay apply's refusals: each names the parameter that does not hold, in the reader's words. */
+export const noPackAtAmount = () => badRequest('参数 rechargerAmount 不正确：没有对应的套餐');
+export const packUnavailable = () => badRequest('参数 payPurposeId 不正确：套餐不存在或已下架');
+export const packNotOfPurpose = () => badRequest('参数 payPurpose 与套餐类型不符');
+export const channelUnavailable = () => badRequest('参数 payChannel 不正确：支付通道不存在或维护中');
+export const channelNotForClient = () => badRequest('参数 payChannel 不适用于当前客户端 appType');
+export const channelUnderMaintenance = () => badRequest('参数 payChannel 不正确：支付通道维护中');
+export const wrongAmount = (payAmount: number) =>
+  badRequest(`参数 rechargerAmount 不正确：应付 ${payAmount} 分`);
+
+/** Pay apply is a navigation from our own pages, never another site's link or form. */
+export const notFromOurPages = () => forbidden('请从本站页面发起支付');

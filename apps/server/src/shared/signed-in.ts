@@ -1,0 +1,34 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unauthorized } from './errors.ts';
+
+/** The user a session cookie establishes (the users module's identity plugin resolves it). */
+export interface SignedInUser {
+  userId: number;
+  account: string;
+  vipEnd: Date | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, established by the `sid` cookie alone (docs/contract.md section 2). */
+    user: SignedInUser | null;
+  }
+  interface FastifyReply {
+    startSession(token: string, expiresAt: Date): FastifyReply;
+  }
+  interface FastifyContextConfig {
+    /** Resolve the session on a route outside /api (the identity plugin does so for every dynamic /api call). */
+    session?: boolean;
+  }
+}
+
+/** The signed-in user of a call that needs one; 401 without a session. */
+export function signedIn(req: FastifyRequest): SignedInUser {
+  if (!req.user) throw unauthorized();
+  return req.user;
+}
+
+/** preValidation of calls that need a session: 401 before validation, whatever the parameters. */
+export async function requireSession(req: FastifyRequest, _reply: FastifyReply) {
+  signedIn(req);
+}

@@ -1,0 +1,336 @@
+// Every call of the web app, once: method, path, inputs and the envelope's data. The server registers its routes
+// from these entries (apps/server/src/shared/contract-route.ts) and the web app's `call` takes its types from them,
+// so neither side can drift from the other or guess a response type.
+import { type Static, type TSchema, Type } from 'typebox';
+import {
+  BookDetail,
+  BookIdParams,
+  CategoryResponse,
+  ChapterInfo,
+  ChapterItem,
+  ChapterListQuery,
+  HomeIndex,
+  InitSearch,
+  ListResponse,
+  PageParams,
+  QueryParams,
+  ReadChapterQuery,
+  SearchBooks,
+  SearchQuery,
+  ShowcaseParams,
+} from './catalog.ts';
+import {
+  LastPaidOrder,
+  PayApplyApp,
+  PayApplyQuery,
+  PayPayQuery,
+  RechargeQuery,
+  RechargeResponse,
+} from './payments.ts';
+import { BranchParams, CommonInfo, Created, ReportBody, SubmitContactQuery } from './support.ts';
+import {
+  BindMobileQuery,
+  FindAccountQuery,
+  FoundAccount,
+  LoginQuery,
+  ModifyPwdQuery,
+  RegisterQuery,
+  UserFromMark,
+  UserFromMarkQuery,
+  UserInfo,
+} from './users.ts';
+import { BuyChapterQuery, BuyChapterResult, ConsumptionPage, ConsumptionQuery } from './wallet.ts';
+
+export type Method = 'GET' | 'POST';
+
+export interface RouteSpec {
+  method: Method | readonly Method[];
+  /** Fastify's path syntax: `:name` is a path parameter. */
+  url: string;
+  /**
+   * static: cacheable by a CDN, the same for every reader (spec section 7); dynamic: personal, never cached.
+   * The web app sends each to its base (runtime config staticApiBase / dynamicApiBase).
+   */
+  base: 'static' | 'dynamic';
+  /** The module that answers it, and the OpenAPI document's group. */
+  tag: 'catalog' | 'users' | 'wallet' | 'payments' | 'support';
+  summary: string;
+  params?: TSchema;
+  querystring?: TSchema;
+  /**
+   * The query's fields may come in a form body instead (the body wins): the spec's clients put passwords in the
+   * query, the web app sends them in the body so they stay out of URLs and logs.
+   */
+  formFields?: true;
+  /** A body the server validates with this schema (form-encoded or JSON). */
+  body?: TSchema;
+  /**
+   * A form body the client sends and the server reads by hand because it may be absent (chapter/list: the spec's
+   * client sends bookId in the query and the body alike). Not validated as a body; typed for the web's calls.
+   */
+  formBody?: TSchema;
+  /** The envelope's data on success. */
+  data: TSchema;
+}
+
+const route = <const R extends RouteSpec>(spec: R) => spec;
+
+export const routes = {
+  // catalog
+  homeIndex: route({
+    method: 'GET',
+    url: '/api/book/home/index',
+    base: 'static',
+    tag: 'catalog',
+    summary: '首页',
+    data: HomeIndex,
+  }),
+  category: route({
+    method: 'GET',
+    url: '/api/book/category',
+    base: 'static',
+    tag: 'catalog',
+    summary: '分类与连载状态',
+    data: CategoryResponse,
+  }),
+  queryBooks: route({
+    method: ['GET', 'POST'],
+    url: '/api/book/query/:publishStatus/:categoryId/:page',
+    base: 'static',
+    tag: 'catalog',
+    summary: '按状态和分类查询',
+    params: QueryParams,
+    data: ListResponse,
+  }),
+  updatedBooks: route({
+    method: 'GET',
+    url: '/api/book/new/:page',
+    base: 'static',
+    tag: 'catalog',
+    summary: '最近更新',
+    params: PageParams,
+    data: ListResponse,
+  }),
+  showcase: route({
+    method: 'GET',
+    url: '/api/book/showcase/detail/:type/:page',
+    base: 'static',
+    tag: 'catalog',
+    summary: '橱窗列表',
+    params: ShowcaseParams,
+    data: ListResponse,
+  }),
+  bookDetail: route({
+    method: 'GET',
+    url: '/api/book/detail/:bookId',
+    base: 'static',
+    tag: 'catalog',
+    summary: '书籍详情',
+    params: BookIdParams,
+    data: BookDetail,
+  }),
+  // The spec sends bookId in the query and in the form body; either is accepted, and the body may be absent.
+  chapterList: route({
+    method: 'POST',
+    url: '/api/book/chapter/list',
+    base: 'dynamic',
+    tag: 'catalog',
+    summary: '章节目录（含 alreadyBuy）',
+    querystring: Type.Partial(ChapterListQuery),
+    formBody: Type.Partial(ChapterListQuery),
+    data: Type.Array(ChapterItem),
+  }),
+  readChapter: route({
+    method: 'GET',
+    url: '/api/book/read_chapter',
+    base: 'dynamic',
+    tag: 'catalog',
+    summary: '阅读章节',
+    querystring: ReadChapterQuery,
+    data: ChapterInfo,
+  }),
+  initSearch: route({
+    method: 'GET',
+    url: '/api/book/init_search',
+    base: 'dynamic',
+    tag: 'catalog',
+    summary: '热门搜索',
+    data: InitSearch,
+  }),
+  search: route({
+    method: 'POST',
+    url: '/api/book/search',
+    base: 'dynamic',
+    tag: 'catalog',
+    summary: '按书名或作者搜索',
+    querystring: SearchQuery,
+    data: SearchBooks,
+  }),
+
+  // users
+  register: route({
+    method: 'POST',
+    url: '/api/user/register',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '访客注册',
+    querystring: RegisterQuery,
+    data: UserInfo,
+  }),
+  userInfo: route({
+    method: 'GET',
+    url: '/api/user/info',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '用户信息',
+    data: UserInfo,
+  }),
+  userFromMark: route({
+    method: 'POST',
+    url: '/api/user/user_from_mark',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '首次访问上报',
+    querystring: UserFromMarkQuery,
+    data: UserFromMark,
+  }),
+  login: route({
+    method: 'POST',
+    url: '/api/user/login',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '登录（账号或手机号）',
+    querystring: LoginQuery,
+    formFields: true,
+    data: UserInfo,
+  }),
+  bindMobile: route({
+    method: 'POST',
+    url: '/api/user/bind_mobile',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '绑定手机号',
+    querystring: BindMobileQuery,
+    formFields: true,
+    data: UserInfo,
+  }),
+  modifyPwd: route({
+    method: 'POST',
+    url: '/api/user/modifyPwd',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '修改密码',
+    querystring: ModifyPwdQuery,
+    formFields: true,
+    data: Type.Null(),
+  }),
+  findAccount: route({
+    method: 'POST',
+    url: '/api/user/find_account',
+    base: 'dynamic',
+    tag: 'users',
+    summary: '按充值日期和商户订单号找回账号',
+    querystring: FindAccountQuery,
+    formFields: true,
+    data: FoundAccount,
+  }),
+
+  // wallet
+  buyChapter: route({
+    method: 'POST',
+    url: '/api/book/chapter/buy',
+    base: 'dynamic',
+    tag: 'wallet',
+    summary: '购买章节（价格取自数据库；阅币不足时 code 999）',
+    querystring: BuyChapterQuery,
+    data: BuyChapterResult,
+  }),
+  consumption: route({
+    method: 'GET',
+    url: '/api/user/consumption',
+    base: 'dynamic',
+    tag: 'wallet',
+    summary: '消费记录（充值、赠送、购买章节、开通VIP），每页 20 条，最新在前',
+    querystring: ConsumptionQuery,
+    data: ConsumptionPage,
+  }),
+
+  // payments
+  recharge: route({
+    method: 'GET',
+    url: '/api/user/recharge',
+    base: 'dynamic',
+    tag: 'payments',
+    summary: '充值中心',
+    querystring: RechargeQuery,
+    data: RechargeResponse,
+  }),
+  lastPaidOrder: route({
+    method: 'GET',
+    url: '/api/pay/last_paid_order',
+    base: 'dynamic',
+    tag: 'payments',
+    summary: '最近一笔已支付订单（商户订单号）',
+    data: LastPaidOrder,
+  }),
+  // Navigated to for web channels (302 to the cashier), fetched for app channels (this envelope).
+  payApply: route({
+    method: 'GET',
+    url: '/h5/pay/apply',
+    base: 'dynamic',
+    tag: 'payments',
+    summary: '发起支付：网页通道 302 到收银台，App 通道返回 JSON',
+    querystring: PayApplyQuery,
+    data: PayApplyApp,
+  }),
+  // Spec: defined, use not shown. The same order as pay apply, always answered as JSON.
+  payPay: route({
+    method: 'POST',
+    url: '/api/pay/pay',
+    base: 'dynamic',
+    tag: 'payments',
+    summary: '下单（按金额匹配套餐），返回收银台地址',
+    querystring: PayPayQuery,
+    data: PayApplyApp,
+  }),
+
+  // support
+  commonInfo: route({
+    method: 'GET',
+    url: '/api/common/info/v2/:branchId',
+    base: 'static',
+    tag: 'support',
+    summary: '公共信息',
+    params: BranchParams,
+    data: CommonInfo,
+  }),
+  submitContact: route({
+    method: 'POST',
+    url: '/api/user/submit_contact',
+    base: 'dynamic',
+    tag: 'support',
+    summary: '留下联系方式',
+    querystring: SubmitContactQuery,
+    data: Created,
+  }),
+  report: route({
+    method: 'POST',
+    url: '/api/support/report',
+    base: 'dynamic',
+    tag: 'support',
+    summary: '投诉举报',
+    body: ReportBody,
+    data: Created,
+  }),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
+
+type StaticOf<T> = T extends TSchema ? Static<T> : undefined;
+/** The envelope's data a route answers on success. */
+export type DataOf<R extends RouteSpec> = Static<R['data']>;
+export type ParamsOf<R extends RouteSpec> = StaticOf<R['params']>;
+export type QueryOf<R extends RouteSpec> = StaticOf<R['querystring']>;
+/** What a call sends in its body: the validated body, or the form body the server reads by hand. */
+export type BodyOf<R extends RouteSpec> = R['body'] extends TSchema ? Static<R['body']> : StaticOf<R['formBody']>;
