@@ -30,9 +30,9 @@ export default defineConfig({
           globalSetup: ['apps/server/test/pg-cluster.ts'],
         },
       },
-      // Room for the web app's component tests, once jsdom is a devDependency:
-      // { extends: true, test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'jsdom' } },
-      // with @vitejs/plugin-react in that project's plugins.
+      // The web app's pure rules (addresses, amounts, user agents, cover decryption): no DOM needed. Component
+      // tests would want jsdom (a devDependency to add) and @vitejs/plugin-react in a project of their own.
+      { extends: true, test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], environment: 'node' } },
     ],
   },
 });

@@ -1,13 +1,24 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
-/** Every JSON answer under /api (docs/api.md section 1): its schema around a data schema, and its type. */
-export interface Envelope<T> {
-  result: boolean;
-  /** One of `Code` (rules.ts), or the HTTP status of a transport failure. */
+/** A success: result true, code 200, the call's data. */
+export interface Success<T> {
+  result: true;
   code: number;
   msg: string;
   data: T;
 }
+/**
+ * A refusal: result false, one of `Code` (rules.ts) or the HTTP status of a transport failure, a Chinese message,
+ * and data null, or what the call documents for its code (code 999: the chapter info, or the price and balance).
+ */
+export interface Refusal {
+  result: false;
+  code: number;
+  msg: string;
+  data: unknown;
+}
+/** Every JSON answer under /api (docs/api.md section 1): its type, and (below) its schema around a data schema. */
+export type Envelope<T> = Success<T> | Refusal;
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({
     result: Type.Boolean(),

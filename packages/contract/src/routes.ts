@@ -27,6 +27,7 @@ import {
   RechargeQuery,
   RechargeResponse,
 } from './payments.ts';
+import { routePaths } from './route-paths.ts';
 import { BranchParams, CommonInfo, Created, ReportBody, SubmitContactQuery } from './support.ts';
 import {
   BindMobileQuery,
@@ -78,52 +79,40 @@ const route = <const R extends RouteSpec>(spec: R) => spec;
 export const routes = {
   // catalog
   homeIndex: route({
-    method: 'GET',
-    url: '/api/book/home/index',
-    base: 'static',
+    ...routePaths.homeIndex,
     tag: 'catalog',
     summary: '首页',
     data: HomeIndex,
   }),
   category: route({
-    method: 'GET',
-    url: '/api/book/category',
-    base: 'static',
+    ...routePaths.category,
     tag: 'catalog',
     summary: '分类与连载状态',
     data: CategoryResponse,
   }),
   queryBooks: route({
-    method: ['GET', 'POST'],
-    url: '/api/book/query/:publishStatus/:categoryId/:page',
-    base: 'static',
+    ...routePaths.queryBooks,
     tag: 'catalog',
     summary: '按状态和分类查询',
     params: QueryParams,
     data: ListResponse,
   }),
   updatedBooks: route({
-    method: 'GET',
-    url: '/api/book/new/:page',
-    base: 'static',
+    ...routePaths.updatedBooks,
     tag: 'catalog',
     summary: '最近更新',
     params: PageParams,
     data: ListResponse,
   }),
   showcase: route({
-    method: 'GET',
-    url: '/api/book/showcase/detail/:type/:page',
-    base: 'static',
+    ...routePaths.showcase,
     tag: 'catalog',
     summary: '橱窗列表',
     params: ShowcaseParams,
     data: ListResponse,
   }),
   bookDetail: route({
-    method: 'GET',
-    url: '/api/book/detail/:bookId',
-    base: 'static',
+    ...routePaths.bookDetail,
     tag: 'catalog',
     summary: '书籍详情',
     params: BookIdParams,
@@ -131,9 +120,7 @@ export const routes = {
   }),
   // The spec sends bookId in the query and in the form body; either is accepted, and the body may be absent.
   chapterList: route({
-    method: 'POST',
-    url: '/api/book/chapter/list',
-    base: 'dynamic',
+    ...routePaths.chapterList,
     tag: 'catalog',
     summary: '章节目录（含 alreadyBuy）',
     querystring: Type.Partial(ChapterListQuery),
@@ -141,26 +128,20 @@ export const routes = {
     data: Type.Array(ChapterItem),
   }),
   readChapter: route({
-    method: 'GET',
-    url: '/api/book/read_chapter',
-    base: 'dynamic',
+    ...routePaths.readChapter,
     tag: 'catalog',
     summary: '阅读章节',
     querystring: ReadChapterQuery,
     data: ChapterInfo,
   }),
   initSearch: route({
-    method: 'GET',
-    url: '/api/book/init_search',
-    base: 'dynamic',
+    ...routePaths.initSearch,
     tag: 'catalog',
     summary: '热门搜索',
     data: InitSearch,
   }),
   search: route({
-    method: 'POST',
-    url: '/api/book/search',
-    base: 'dynamic',
+    ...routePaths.search,
     tag: 'catalog',
     summary: '按书名或作者搜索',
     querystring: SearchQuery,
@@ -169,86 +150,64 @@ export const routes = {
 
   // users
   register: route({
-    method: 'POST',
-    url: '/api/user/register',
-    base: 'dynamic',
+    ...routePaths.register,
     tag: 'users',
     summary: '访客注册',
     querystring: RegisterQuery,
     data: UserInfo,
   }),
   userInfo: route({
-    method: 'GET',
-    url: '/api/user/info',
-    base: 'dynamic',
+    ...routePaths.userInfo,
     tag: 'users',
     summary: '用户信息',
     data: UserInfo,
   }),
   userFromMark: route({
-    method: 'POST',
-    url: '/api/user/user_from_mark',
-    base: 'dynamic',
+    ...routePaths.userFromMark,
     tag: 'users',
     summary: '首次访问上报',
     querystring: UserFromMarkQuery,
     data: UserFromMark,
   }),
   login: route({
-    method: 'POST',
-    url: '/api/user/login',
-    base: 'dynamic',
+    ...routePaths.login,
     tag: 'users',
     summary: '登录（账号或手机号）',
     querystring: LoginQuery,
-    formFields: true,
     data: UserInfo,
   }),
   bindMobile: route({
-    method: 'POST',
-    url: '/api/user/bind_mobile',
-    base: 'dynamic',
+    ...routePaths.bindMobile,
     tag: 'users',
     summary: '绑定手机号',
     querystring: BindMobileQuery,
-    formFields: true,
     data: UserInfo,
   }),
   modifyPwd: route({
-    method: 'POST',
-    url: '/api/user/modifyPwd',
-    base: 'dynamic',
+    ...routePaths.modifyPwd,
     tag: 'users',
     summary: '修改密码',
     querystring: ModifyPwdQuery,
-    formFields: true,
     data: Type.Null(),
   }),
   findAccount: route({
-    method: 'POST',
-    url: '/api/user/find_account',
-    base: 'dynamic',
+    ...routePaths.findAccount,
     tag: 'users',
     summary: '按充值日期和商户订单号找回账号',
     querystring: FindAccountQuery,
-    formFields: true,
     data: FoundAccount,
   }),
 
   // wallet
   buyChapter: route({
-    method: 'POST',
-    url: '/api/book/chapter/buy',
-    base: 'dynamic',
+    ...routePaths.buyChapter,
     tag: 'wallet',
     summary: '购买章节（价格取自数据库；阅币不足时 code 999）',
     querystring: BuyChapterQuery,
     data: BuyChapterResult,
   }),
   consumption: route({
-    method: 'GET',
-    url: '/api/user/consumption',
-    base: 'dynamic',
+    ...routePaths.consumption,
     tag: 'wallet',
     summary: '消费记录（充值、赠送、购买章节、开通VIP），每页 20 条，最新在前',
     querystring: ConsumptionQuery,
@@ -257,27 +216,21 @@ export const routes = {
 
   // payments
   recharge: route({
-    method: 'GET',
-    url: '/api/user/recharge',
-    base: 'dynamic',
+    ...routePaths.recharge,
     tag: 'payments',
     summary: '充值中心',
     querystring: RechargeQuery,
     data: RechargeResponse,
   }),
   lastPaidOrder: route({
-    method: 'GET',
-    url: '/api/pay/last_paid_order',
-    base: 'dynamic',
+    ...routePaths.lastPaidOrder,
     tag: 'payments',
     summary: '最近一笔已支付订单（商户订单号）',
     data: LastPaidOrder,
   }),
   // Navigated to for web channels (302 to the cashier), fetched for app channels (this envelope).
   payApply: route({
-    method: 'GET',
-    url: '/h5/pay/apply',
-    base: 'dynamic',
+    ...routePaths.payApply,
     tag: 'payments',
     summary: '发起支付：网页通道 302 到收银台，App 通道返回 JSON',
     querystring: PayApplyQuery,
@@ -285,9 +238,7 @@ export const routes = {
   }),
   // Spec: defined, use not shown. The same order as pay apply, always answered as JSON.
   payPay: route({
-    method: 'POST',
-    url: '/api/pay/pay',
-    base: 'dynamic',
+    ...routePaths.payPay,
     tag: 'payments',
     summary: '下单（按金额匹配套餐），返回收银台地址',
     querystring: PayPayQuery,
@@ -296,27 +247,21 @@ export const routes = {
 
   // support
   commonInfo: route({
-    method: 'GET',
-    url: '/api/common/info/v2/:branchId',
-    base: 'static',
+    ...routePaths.commonInfo,
     tag: 'support',
     summary: '公共信息',
     params: BranchParams,
     data: CommonInfo,
   }),
   submitContact: route({
-    method: 'POST',
-    url: '/api/user/submit_contact',
-    base: 'dynamic',
+    ...routePaths.submitContact,
     tag: 'support',
     summary: '留下联系方式',
     querystring: SubmitContactQuery,
     data: Created,
   }),
   report: route({
-    method: 'POST',
-    url: '/api/support/report',
-    base: 'dynamic',
+    ...routePaths.report,
     tag: 'support',
     summary: '投诉举报',
     body: ReportBody,
@@ -333,4 +278,6 @@ export type DataOf<R extends RouteSpec> = Static<R['data']>;
 export type ParamsOf<R extends RouteSpec> = StaticOf<R['params']>;
 export type QueryOf<R extends RouteSpec> = StaticOf<R['querystring']>;
 /** What a call sends in its body: the validated body, or the form body the server reads by hand. */
-export type BodyOf<R extends RouteSpec> = R['body'] extends TSchema ? Static<R['body']> : StaticOf<R['formBody']>;
+export type BodyOf<R extends RouteSpec> = R['body'] extends TSchema
+  ? Static<R['body']>
+  : StaticOf<R['formBody']>;

@@ -1,5 +1,5 @@
-// The rules the server and the web app must agree on, written once (docs/api.md).
-import { type Static, Type } from 'typebox';
+// The rules the server and the web app must agree on, written once (docs/api.md). No schemas here: the web app
+// imports these at run time, and this file must not bring TypeBox into its bundle.
 
 /** The envelope's codes (docs/api.md, "Envelope and codes"). Business outcomes come with HTTP 200. */
 export const Code = {
@@ -53,13 +53,3 @@ export function payAmountOf(amountLevel: number, discount: number): number {
 /** Client types that are app shells: their pay channels answer JSON for a native bridge instead of redirecting. */
 export const APP_SHELL_TYPES = ['shell', 'ios_desk'] as const;
 export const isAppShell = (appType: string) => (APP_SHELL_TYPES as readonly string[]).includes(appType);
-
-/** Injected by the server into index.html as window.__APP_CONFIG__; empty bases mean the page's own origin. */
-export const RuntimeConfig = Type.Object({
-  staticApiBase: Type.String(),
-  dynamicApiBase: Type.String(),
-  imageBase: Type.String(),
-  /** 64 hex characters: the AES-256-GCM key of the encrypted covers. */
-  coverKey: Type.String(),
-});
-export type RuntimeConfig = Static<typeof RuntimeConfig>;

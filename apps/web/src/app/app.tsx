@@ -1,18 +1,27 @@
 import { TabBar } from 'antd-mobile';
 import { Suspense, useEffect, useRef } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { AfterPaymentDialog } from '../components/after-payment-dialog.tsx';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { AfterPaymentDialog } from '../features/purchase/after-payment/after-payment-dialog.tsx';
+import {
+  categoryPath,
+  homePath,
+  indexPath,
+  openInBrowserPath,
+  pcPath,
+  shelfPath,
+  userPath,
+} from '../lib/paths.ts';
 import { clientType, isChatAppBrowser } from '../lib/user-agent.ts';
 import { Providers } from './providers.tsx';
 import { type ScreenRoute, screens } from './routes.tsx';
 import { startApp } from './start.ts';
 
 const tabs = [
-  { key: '/home', title: '首页' },
-  { key: '/category', title: '分类' },
-  { key: '/shelf', title: '书架' },
-  { key: '/user', title: '我的' },
+  { key: homePath(), title: '首页' },
+  { key: categoryPath(), title: '分类' },
+  { key: shelfPath(), title: '书架' },
+  { key: userPath(), title: '我的' },
 ];
 
 function Tabs() {
@@ -55,10 +64,9 @@ function ClientGate() {
     if (started.current) return;
     started.current = true;
     if (isChatAppBrowser()) {
-      if (pathname !== '/open-in-browser')
-        navigate(`/open-in-browser?from=${encodeURIComponent(pathname + search)}`, { replace: true });
+      if (pathname !== openInBrowserPath()) navigate(openInBrowserPath(pathname + search), { replace: true });
     } else if (clientType() === 'pc') {
-      if (pathname !== '/pc') navigate('/pc', { replace: true });
+      if (pathname !== pcPath()) navigate(pcPath(), { replace: true });
     }
     void startApp();
   }, [navigate, pathname, search]);
@@ -74,15 +82,19 @@ export function App() {
           <Route
             path="/"
             element={
-              <Navigate to={`/index${typeof location === 'undefined' ? '' : location.search}`} replace />
+              <Navigate
+                to={`${indexPath()}${typeof location === 'undefined' ? '' : location.search}`}
+                replace
+              />
             }
           />
-          <Route path="/home.html" element={<Navigate to="/home" replace />} />
+          <Route path="/home.html" element={<Navigate to={homePath()} replace />} />
           {screens.map((route) => (
             <Route key={route.path} path={route.path} element={<Screen route={route} />} />
           ))}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
+        {/* After a payment, back on /home or /user (spec section 4): mounted here, so no screen carries it. */}
         <AfterPaymentDialog />
       </BrowserRouter>
     </Providers>

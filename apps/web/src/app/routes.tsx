@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { MORE_LISTS, moreListPath } from '../lib/paths.ts';
 
 /** How a screen enters (spec section 2): horizontal slide, vertical slide, or none. */
 export type Transition = 'horizontal' | 'vertical' | 'none';
@@ -38,8 +39,8 @@ const Records = page(() => import('../features/account/records-page.tsx'));
 export const screens: ScreenRoute[] = [
   { path: '/index', Screen: Index, transition: 'none', position: 0 },
   { path: '/home', Screen: Home, transition: 'none', position: 1, tabBar: true },
-  ...['recommend', 'new', 'latest', 'kkbg', 'ranked', 'new-on'].map((list) => ({
-    path: `/home/${list}`,
+  ...MORE_LISTS.map((list) => ({
+    path: moreListPath(list),
     Screen: MoreList,
     transition: 'horizontal' as const,
     position: 2,

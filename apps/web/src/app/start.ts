@@ -1,8 +1,8 @@
-import type { CommonInfo, UserInfo } from '@yueman/contract';
-import { call, data, dynamicCallsWaitFor } from '../lib/api-client.ts';
+import { Code, isTraceId } from '@yueman/contract';
+import { getUserInfo } from '../lib/api/user-info.ts';
+import { call, data, dynamicCallsWaitFor, routes } from '../lib/api-client.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
-const WELL_FORMED_ID = /^[A-Za-z0-9-]{8,64}$/;
 const MARK_DAYS = 100;
 
 /** tgId (branch) and visitorId from the address are stored (spec section 1). */
@@ -12,20 +12,24 @@ export function rememberAttribution(search: string) {
   const visitorId = q.get('visitorId') ?? '';
   useUserStore.getState().setAttribution({
     branchId: q.has('tgId') && Number.isInteger(tgId) ? tgId : undefined,
-    traceId: WELL_FORMED_ID.test(visitorId) ? visitorId : undefined,
+    traceId: isTraceId(visitorId) ? visitorId : undefined,
   });
 }
 
-/** A visitor without an account gets one; a known one refreshes it (a lost session registers again). */
+/**
+ * A visitor without an account gets one; a known one refreshes it. Only a server that says the session is gone
+ * (401) makes a new visitor: a dropped connection, a request the browser aborted (the reader left the page) or a
+ * server error keeps the stored account, because registering ends the request's session, and with it the reader's
+ * coins on this device.
+ */
 export async function ensureUser() {
   const store = useUserStore.getState();
   if (store.userInfo) {
-    const info = await call<UserInfo>('dynamic', 'GET', '/api/user/info', { beforeSession: true }).catch(
-      () => null,
-    );
+    const info = await getUserInfo({ beforeSession: true }).catch(() => null);
     if (info?.result) return store.setUser(info.data);
+    if (info?.code !== Code.unauthorized) return;
   }
-  const registered = await data<UserInfo>('dynamic', 'POST', '/api/user/register', {
+  const registered = await data(routes.register, {
     query: { fromDomain: store.fromDomain },
     beforeSession: true,
   });
@@ -37,7 +41,7 @@ export async function reportFirstVisit() {
   const { branchId, traceId } = useUserStore.getState();
   const cookie = `ym_mark_${String(branchId).replace('-', 'm')}_${traceId.replace(/[^A-Za-z0-9]/g, '')}`;
   if (document.cookie.split('; ').some((c) => c.startsWith(`${cookie}=`))) return;
-  const res = await call('dynamic', 'POST', '/api/user/user_from_mark', {
+  const res = await call(routes.userFromMark, {
     query: { referUrl: document.referrer || location.href },
   });
   // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from many phone browsers.
@@ -45,11 +49,7 @@ export async function reportFirstVisit() {
 }
 
 export async function loadCommonInfo() {
-  const info = await data<CommonInfo>(
-    'static',
-    'GET',
-    `/api/common/info/v2/${useUserStore.getState().branchId}`,
-  );
+  const info = await data(routes.commonInfo, { params: { branchId: useUserStore.getState().branchId } });
   useUserStore.getState().setCommonInfo(info);
 }
 

@@ -2,6 +2,7 @@ import type { Ad } from '@yueman/contract';
 import { memo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { imageUrl } from '../lib/images.ts';
+import { adLink } from './ad-link.ts';
 import { useCarouselLoop } from './use-carousel-loop.ts';
 import './ad-carousel.css';
 
@@ -23,21 +24,11 @@ export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads:
   if (!first || !last) return null;
 
   const open = (ad: Ad) => {
-    switch (ad.jumpType) {
-      case -1:
-        if (ad.url.startsWith('/')) navigate(ad.url);
-        else if (ad.url) location.href = ad.url;
-        break;
-      case -2:
-        if (ad.url) window.open(ad.url, '_blank');
-        break;
-      case 2:
-        navigate(`/book/${ad.bizId}`);
-        break;
-      case 3:
-        navigate('/purchase');
-        break;
-    }
+    const link = adLink(ad);
+    if (!link) return;
+    if ('route' in link) navigate(link.route);
+    else if ('leave' in link) location.href = link.leave;
+    else window.open(link.open, '_blank');
   };
   const slide = (ad: Ad, key: string, opts: { main?: boolean; copy?: 'first' | 'last' } = {}) => (
     <button

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { homePath } from '../lib/paths.ts';
 
 /** Nothing crashes to a blank screen: a broken screen offers the way home. */
 export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -17,7 +18,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: 
     return (
       <div className="error-screen" role="alert">
         <p>页面出错了</p>
-        <a href="/home">返回首页</a>
+        <a href={homePath()}>返回首页</a>
       </div>
     );
   }

@@ -1,5 +1,7 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { InfiniteScroll } from 'antd-mobile';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode, useCallback, useMemo } from 'react';
+import { useScrollRestore } from '../lib/scroll-restore.ts';
 import { EmptyList, ListEnd } from './book-list.tsx';
 
 /** The next page loads when the reader is within about 10% of the screen's height from the bottom (spec section 4). */
@@ -14,21 +16,35 @@ function Retry({ onRetry }: { onRetry: () => void }) {
 }
 
 /**
- * The body of an infinite book list: loading space, a retry on failure, the pages (rendered by the caller,
- * one memoised chunk a page), '暂时没有记录' when empty and '暂时没有更多漫画啦!' at the end.
+ * The body of an infinite book list over its query: loading space, a retry on failure, the pages (each rendered by
+ * `renderPage` as one memoised chunk, so loading page n+1 renders only the new one; pass a stable function),
+ * '暂时没有记录' when empty and '暂时没有更多漫画啦!' at the end. Going back to the list puts the scroll back.
  */
-export function PagedList(props: {
-  pages: { bookList: unknown[] }[] | undefined;
-  chunks: ReactNode;
-  isPending: boolean;
-  isError: boolean;
-  refetch: () => unknown;
-  loadMore: () => Promise<void>;
-  hasMore: boolean;
+export function PagedList<P extends { bookList: unknown[] }>(props: {
+  query: UseInfiniteQueryResult<InfiniteData<P>>;
+  renderPage(page: P, index: number): ReactNode;
   className: string;
   testId: string;
 }) {
-  const { pages, chunks, isPending, isError, refetch, loadMore, hasMore, className, testId } = props;
+  const { query, renderPage, className, testId } = props;
+  const { data, hasNextPage, isFetchingNextPage, fetchNextPage, isPending, isError, refetch } = query;
+  const pages = data?.pages;
+  useScrollRestore(!!pages);
+
+  const loadMore = useCallback(async () => {
+    if (isFetchingNextPage) return;
+    const r = await fetchNextPage({ cancelRefetch: false });
+    if (r.isError) throw r.error;
+  }, [fetchNextPage, isFetchingNextPage]);
+
+  const chunks = useMemo(
+    () =>
+      (pages ?? []).map((p, i) => (
+        <Fragment key={data?.pageParams[i] as number}>{renderPage(p, i)}</Fragment>
+      )),
+    [pages, data?.pageParams, renderPage],
+  );
+
   const empty = !!pages && pages.every((p) => p.bookList.length === 0);
   return (
     <>
@@ -41,7 +57,7 @@ export function PagedList(props: {
       )}
       {empty && <EmptyList />}
       {pages && !empty && (
-        <InfiniteScroll loadMore={loadMore} hasMore={hasMore} threshold={threshold()}>
+        <InfiniteScroll loadMore={loadMore} hasMore={!!hasNextPage} threshold={threshold()}>
           {(more, failed, retry) =>
             more ? (
               failed ? (

@@ -1,17 +1,17 @@
 import { Link } from 'react-router';
+import { homePath, reportPath } from '../lib/paths.ts';
 import { qqChatLink } from '../lib/service-addresses.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
 /** Every page has a complaint link and a customer-service link (spec section 1). */
 export function ServiceLinks() {
   const { commonInfo, userInfo } = useUserStore();
-  const back = typeof location === 'undefined' ? '/home' : location.pathname + location.search;
+  const back = typeof location === 'undefined' ? homePath() : location.pathname + location.search;
   const qq = commonInfo?.customerServiceQQ;
   const serviceUrl = qq ? qqChatLink(qq) : '';
-  const report = `/h5/report?vueReturnUrl=${encodeURIComponent(back)}${serviceUrl ? `&serviceUrl=${encodeURIComponent(serviceUrl)}` : ''}`;
   return (
     <footer className="service-links">
-      <Link to={report}>投诉举报</Link>
+      <Link to={reportPath(back, serviceUrl)}>投诉举报</Link>
       <span aria-hidden>·</span>
       {commonInfo?.customerServiceEmail ? (
         <a

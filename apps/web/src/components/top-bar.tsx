@@ -1,5 +1,6 @@
 import { NavBar } from 'antd-mobile';
 import { useNavigate } from 'react-router';
+import { homePath } from '../lib/paths.ts';
 
 /** The top bar of inner screens: back arrow, title, and a home button (spec section 2). */
 export function TopBar({ title }: { title: string }) {
@@ -7,9 +8,9 @@ export function TopBar({ title }: { title: string }) {
   return (
     <NavBar
       className="top-bar"
-      onBack={() => (history.length > 1 ? navigate(-1) : navigate('/home'))}
+      onBack={() => (history.length > 1 ? navigate(-1) : navigate(homePath()))}
       right={
-        <button type="button" className="top-bar-home" onClick={() => navigate('/home')} aria-label="首页">
+        <button type="button" className="top-bar-home" onClick={() => navigate(homePath())} aria-label="首页">
           首页
         </button>
       }

@@ -1,14 +1,26 @@
+import {
+  type BodyOf,
+  type DataOf,
+  type Envelope,
+  type ParamsOf,
+  type QueryOf,
+  type RouteSpec,
+  type Routes,
+  routePaths,
+} from '@yueman/contract';
 import { runtimeConfig } from './runtime-config.ts';
 import { useUserStore } from './user-store.ts';
 
-export interface Envelope<T> {
-  result: boolean;
-  code: number;
-  msg: string;
-  data: T;
-}
+export type { Envelope };
 
-/** A call that did not answer result true; `code` is the envelope's (999, 400, 101, 404 ...) or the HTTP status. */
+/**
+ * The contract's route table as the browser has it: each call's method, path and base (routePaths). The schemas
+ * are types only here (the server validates with them), so the bundle carries no TypeBox; nothing in the web app
+ * reads a schema at run time.
+ */
+export const routes = routePaths as unknown as Routes;
+
+/** A call that did not answer result true; `code` is the envelope's (Code in the contract) or the HTTP status. */
 export class ApiError extends Error {
   constructor(
     readonly code: number,
@@ -28,7 +40,48 @@ export function dynamicCallsWaitFor(ready: Promise<unknown>) {
   sessionReady = ready.catch(() => undefined);
 }
 
-type Query = Record<string, string | number | undefined>;
+/** An input part the route has no schema for may not be given; one whose fields are all optional may be left out. */
+type Part<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: never }
+  : Partial<T> extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+/**
+ * What a call sends, typed by its route: `params` fill the url's `:names`, `query` goes in the query string (or,
+ * for formFields routes, in a form body), `form` is the body of routes that take one.
+ */
+export type CallInput<R extends RouteSpec> = Part<'params', ParamsOf<R>> &
+  Part<'query', QueryOf<R>> &
+  Part<'form', BodyOf<R>> & {
+    /** Start-up's own calls (register, the first user info) do not wait for the session. */
+    beforeSession?: boolean;
+  };
+export type CallArgs<R extends RouteSpec> =
+  Partial<CallInput<R>> extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
+
+type Fields = Record<string, unknown>;
+/** CallInput as the code below reads it, whatever the route. */
+type Input = { params?: Fields; query?: Fields; form?: Fields; beforeSession?: boolean };
+
+const fieldsOf = (fields: Fields | undefined) =>
+  new URLSearchParams(
+    Object.entries(fields ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+  );
+
+/** The route's url with its `:params` filled in. */
+const pathOf = (route: RouteSpec, params: Fields | undefined) =>
+  route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
+
+/** The route's path with its `:params` filled in, and the query string when there is one. */
+export function routePath(route: RouteSpec, input: { params?: Fields; query?: Fields } = {}): string {
+  const qs = route.formFields ? '' : fieldsOf(input.query).toString();
+  return `${pathOf(route, input.params)}${qs ? `?${qs}` : ''}`;
+}
+
+/** The full address of a call on its base (runtime config staticApiBase or dynamicApiBase). */
+export const routeUrl = (route: RouteSpec, input?: { params?: Fields; query?: Fields }) =>
+  `${route.base === 'static' ? runtimeConfig.staticApiBase : runtimeConfig.dynamicApiBase}${routePath(route, input)}`;
 
 function headers(): Record<string, string> {
   const { traceId, userInfo, branchId } = useUserStore.getState();
@@ -40,48 +93,44 @@ function headers(): Record<string, string> {
   };
 }
 
-function url(base: string, path: string, query?: Query) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) q.set(k, String(v));
-  const qs = q.toString();
-  return `${base}${path}${qs ? `?${qs}` : ''}`;
-}
-
 /**
- * One call to the server: the spec's headers, a form-encoded body when there is one, a 30 s timeout, and the
- * envelope back whatever its result (callers that need the code, such as the reader, read it).
+ * One call to the server, as its route in the contract describes it: the spec's headers, a form-encoded body when
+ * there is one (a formFields route's fields go there, never in the URL: passwords stay out of addresses and
+ * logs), a 30 s timeout, and the envelope back whatever its result (callers that need the code read it).
  */
-export async function call<T>(
-  kind: 'static' | 'dynamic',
-  method: 'GET' | 'POST',
-  path: string,
-  opts: { query?: Query; form?: Query; beforeSession?: boolean } = {},
-): Promise<Envelope<T>> {
-  if (kind === 'dynamic' && !opts.beforeSession) await sessionReady;
-  const base = kind === 'static' ? runtimeConfig.staticApiBase : runtimeConfig.dynamicApiBase;
+export async function call<R extends RouteSpec>(
+  route: R,
+  ...[input]: CallArgs<R>
+): Promise<Envelope<DataOf<R>>> {
+  const { params, query, form, beforeSession } = (input ?? {}) as Input;
+  if (route.base === 'dynamic' && !beforeSession) await sessionReady;
   const init: RequestInit = {
-    method,
+    method: typeof route.method === 'string' ? route.method : route.method[0],
     headers: headers(),
     credentials: 'include',
     signal: AbortSignal.timeout(TIMEOUT_MS),
   };
-  if (opts.form) {
+  const body = route.formFields ? query : form;
+  if (body) {
     (init.headers as Record<string, string>)['content-type'] = 'application/x-www-form-urlencoded';
-    init.body = new URLSearchParams(
-      Object.entries(opts.form).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
-    );
+    init.body = fieldsOf(body);
   }
-  const res = await fetch(url(base, path, opts.query), init);
-  const body = (await res.json().catch(() => null)) as Envelope<T> | null;
-  if (!body) throw new ApiError(res.status, `请求失败 (${res.status})`);
-  return body;
+  const res = await fetch(routeUrl(route, { params, query }), init);
+  const envelope = (await res.json().catch(() => null)) as Envelope<DataOf<R>> | null;
+  if (!envelope) throw new ApiError(res.status, `请求失败 (${res.status})`);
+  return envelope;
 }
 
 /** The data of a call that must succeed; anything else rejects with an ApiError (spec section 8: logged, no message). */
-export async function data<T>(...args: Parameters<typeof call>): Promise<T> {
-  const envelope = await call<T>(...args);
+export async function data<R extends RouteSpec>(route: R, ...args: CallArgs<R>): Promise<DataOf<R>> {
+  const envelope = await call(route, ...args);
   if (!envelope.result) {
-    console.error('call failed', args[2], envelope.code, envelope.msg);
+    console.error(
+      'call failed',
+      pathOf(route, (args[0] as Input | undefined)?.params),
+      envelope.code,
+      envelope.msg,
+    );
     throw new ApiError(envelope.code, envelope.msg, envelope.data);
   }
   return envelope.data;

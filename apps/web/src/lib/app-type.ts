@@ -46,6 +46,3 @@ export function appType(ua = navigator.userAgent): AppType {
   const client = clientType(ua);
   return client === 'android' || client === 'ios' ? 'wap_browser' : 'other';
 }
-
-/** App channels are fetched and handed to a bridge; web channels navigate the browser (spec section 4). */
-export const isAppChannelClient = (type: AppType) => type === 'shell' || type === 'ios_desk';

@@ -1,4 +1,5 @@
-import type { Envelope } from './api-client.ts';
+import type { DataOf, RouteSpec } from '@yueman/contract';
+import { type CallArgs, data, type Envelope, routePath } from './api-client.ts';
 
 declare global {
   interface Window {
@@ -8,10 +9,19 @@ declare global {
 }
 
 /** The data of that early call if it was for `path` and succeeded, once; otherwise undefined. */
-export async function takeEarly<T>(path: string): Promise<T | undefined> {
+async function takeEarly(path: string): Promise<unknown> {
   const early = window.__YM_EARLY__;
   if (!early || early.path !== path) return undefined;
   window.__YM_EARLY__ = undefined;
   const body = await early.answer.catch(() => undefined);
-  return body?.result ? (body.data as T) : undefined;
+  return body?.result ? body.data : undefined;
+}
+
+/**
+ * A landing screen's static call: the answer index.html already started for this very path when there is one,
+ * else the call itself.
+ */
+export async function earlyData<R extends RouteSpec>(route: R, ...args: CallArgs<R>): Promise<DataOf<R>> {
+  const early = await takeEarly(routePath(route, args[0] as Parameters<typeof routePath>[1]));
+  return (early as DataOf<R> | undefined) ?? data(route, ...args);
 }

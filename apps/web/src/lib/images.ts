@@ -6,13 +6,21 @@ export type ImageWidth = 180 | 200 | 500 | 1000;
 export const imageUrl = (path: string, width: ImageWidth) =>
   `${runtimeConfig.imageBase}/${path}_${width}_0.img`;
 
+/** The runtime config's cover key (64 hex characters) as an AES-GCM key for decrypting. */
+export const importCoverKey = (hex: string) =>
+  crypto.subtle.importKey(
+    'raw',
+    new Uint8Array((hex.match(/../g) ?? []).map((h) => Number.parseInt(h, 16))),
+    'AES-GCM',
+    false,
+    ['decrypt'],
+  );
+
 let keyPromise: Promise<CryptoKey> | undefined;
-function coverKey() {
-  const hex = runtimeConfig.coverKey;
-  const bytes = new Uint8Array((hex.match(/../g) ?? []).map((h) => Number.parseInt(h, 16)));
-  keyPromise ??= crypto.subtle.importKey('raw', bytes, 'AES-GCM', false, ['decrypt']);
+const coverKey = () => {
+  keyPromise ??= importCoverKey(runtimeConfig.coverKey);
   return keyPromise;
-}
+};
 
 const covers = new Map<string, Promise<string | null>>();
 
@@ -30,8 +38,17 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * A cover arrives as text: base64 of a 12-byte IV, then AES-256-GCM ciphertext and tag of the WebP.
- * Resolves to an object URL, or null when the server has no cover (204) and the placeholder shows.
+ * A cover's text as the server sends it, base64 of a 12-byte IV, then the AES-256-GCM ciphertext and tag of the
+ * WebP, back to the WebP's bytes. Rejects when the text was not made under this key or was altered.
+ */
+export async function decryptCover(text: string, key: CryptoKey): Promise<ArrayBuffer> {
+  const raw = fromBase64(text);
+  return crypto.subtle.decrypt({ name: 'AES-GCM', iv: raw.slice(0, 12) }, key, raw.slice(12));
+}
+
+/**
+ * A cover, fetched as text and decrypted (decryptCover). Resolves to an object URL, or null when the server has
+ * no cover (204) and the placeholder shows.
  */
 export function coverObjectUrl(path: string, width: ImageWidth): Promise<string | null> {
   const key = `${width}/${path}`;
@@ -40,12 +57,7 @@ export function coverObjectUrl(path: string, width: ImageWidth): Promise<string 
     pending = (async () => {
       const res = await fetch(imageUrl(path, width));
       if (res.status === 204 || !res.ok) return null;
-      const raw = fromBase64(await res.text());
-      const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: raw.slice(0, 12) },
-        await coverKey(),
-        raw.slice(12),
-      );
+      const plain = await decryptCover(await res.text(), await coverKey());
       return URL.createObjectURL(new Blob([plain], { type: 'image/webp' }));
     })().catch(() => null);
     covers.set(key, pending);

@@ -1,13 +1,8 @@
-/** Injected by the server into index.html (docs/contract.md section 1); empty bases mean this page's origin. */
-export interface RuntimeConfig {
-  staticApiBase: string;
-  dynamicApiBase: string;
-  imageBase: string;
-  coverKey: string;
-}
+import type { RuntimeConfig } from '@yueman/contract';
 
 declare global {
   interface Window {
+    /** Injected by the server into index.html (docs/contract.md section 1); empty bases mean this page's origin. */
     __APP_CONFIG__?: Partial<RuntimeConfig>;
   }
 }

@@ -1,4 +1,4 @@
-import type { CommonInfo, UserInfo } from '@yueman/contract';
+import { type CommonInfo, DEFAULT_BRANCH, type UserInfo } from '@yueman/contract';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
@@ -20,8 +20,6 @@ const newTraceId = () =>
   typeof crypto.randomUUID === 'function'
     ? crypto.randomUUID()
     : `v-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-
-export const DEFAULT_BRANCH = -2;
 
 export const useUserStore = create<UserState>()(
   persist(

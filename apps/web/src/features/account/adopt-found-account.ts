@@ -1,5 +1,6 @@
-import type { FoundAccount, UserInfo } from '@yueman/contract';
-import { ApiError, call } from '../../lib/api-client.ts';
+import type { FoundAccount } from '@yueman/contract';
+import { getUserInfo } from '../../lib/api/user-info.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { fetchLogin } from './api/login.ts';
 
@@ -9,10 +10,10 @@ import { fetchLogin } from './api/login.ts';
  * user is dropped first, the session's user is read, and if the session did not move after all, the found
  * account and its new password log in.
  */
-export async function adoptFoundAccount(found: FoundAccount): Promise<UserInfo> {
+export async function adoptFoundAccount(found: FoundAccount) {
   const store = useUserStore.getState();
   useUserStore.setState({ userInfo: null, password: found.password });
-  const info = await call<UserInfo>('dynamic', 'GET', '/api/user/info');
+  const info = await getUserInfo();
   if (info.result && info.data.account === found.account) {
     store.setUser(info.data);
     return info.data;

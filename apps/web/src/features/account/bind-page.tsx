@@ -1,10 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'antd-mobile';
-import { useState } from 'react';
-import { userInfoQuery } from '../../lib/user-info.ts';
+import { userInfoQuery } from '../../lib/api/user-info.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useBindMobile } from './api/bind-mobile.ts';
-import { AccountForm, AccountPage, Field, TextInput } from './components/account-layout.tsx';
+import { AccountForm, AccountPage, InputField, useText } from './components/account-layout.tsx';
 import { showAlert, showDone } from './show-alert.ts';
 
 /** Spec section 9: 11 digits starting with 1. */
@@ -19,12 +18,12 @@ function validate(mobile: string) {
 /** /user/bind: bind a mobile number, which can then be used to log in. */
 export default function BindPage() {
   const bound = useUserStore((s) => s.userInfo?.mobile ?? '');
-  const [mobile, setMobile] = useState('');
+  const mobile = useText();
   const bind = useBindMobile();
   const queryClient = useQueryClient();
 
   const submit = () => {
-    const value = mobile.trim();
+    const value = mobile.value.trim();
     const problem = validate(value);
     if (problem) return void showAlert(problem);
     bind.mutate(value, {
@@ -34,7 +33,7 @@ export default function BindPage() {
           return void Dialog.alert({ content: res.msg || '绑定失败，请稍后重试', confirmText: '确定' });
         useUserStore.getState().setUser(res.data);
         queryClient.setQueryData(userInfoQuery().queryKey, res.data);
-        setMobile('');
+        mobile.onChange('');
         showDone('手机绑定成功');
       },
       onError: () => void Dialog.alert({ content: '绑定失败，请稍后重试', confirmText: '确定' }),
@@ -49,17 +48,15 @@ export default function BindPage() {
         </p>
       )}
       <AccountForm onSubmit={submit} submitText={bound ? '更换绑定' : '绑定'} loading={bind.isPending}>
-        <Field label="手机号">
-          <TextInput
-            type="tel"
-            inputMode="numeric"
-            placeholder="请输入11位手机号"
-            value={mobile}
-            onChange={setMobile}
-            autoComplete="tel"
-            maxLength={11}
-          />
-        </Field>
+        <InputField
+          label="手机号"
+          type="tel"
+          inputMode="numeric"
+          placeholder="请输入11位手机号"
+          autoComplete="tel"
+          maxLength={11}
+          {...mobile}
+        />
       </AccountForm>
     </AccountPage>
   );

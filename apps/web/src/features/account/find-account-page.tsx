@@ -1,58 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FoundAccount } from '@yueman/contract';
-import { Button, DatePicker, Dialog } from 'antd-mobile';
+import { Code, type FoundAccount } from '@yueman/contract';
+import { DatePicker, Dialog } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { userPath } from '../../lib/paths.ts';
 import { adoptFoundAccount } from './adopt-found-account.ts';
 import { useFindAccount } from './api/find-account.ts';
 import { chinaToday, toChargeTime, toLabel } from './china-date.ts';
-import { AccountForm, AccountPage, Field, TextInput } from './components/account-layout.tsx';
+import { AccountForm, AccountPage, Field, InputField, useText } from './components/account-layout.tsx';
+import { FoundAccountCard } from './components/found-account-card.tsx';
 import { OrderNoHelp } from './components/order-no-help.tsx';
-import { copyText, showAlert, showDone } from './show-alert.ts';
+import { showAlert, showDone } from './show-alert.ts';
 
 const NOT_FOUND = '对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）';
 const YEARS_BACK = 3;
 
 const dayLabel = (type: string, value: number) =>
   type === 'year' ? `${value}年` : type === 'month' ? `${value}月` : type === 'day' ? `${value}日` : value;
-
-function Found({ found, saving, onSave }: { found: FoundAccount; saving: boolean; onSave(): void }) {
-  return (
-    <section className="account-found" aria-label="找到的账号">
-      <h2>已找到您的充值账号</h2>
-      <p className="account-found-tip">密码已重新生成，请牢记或截图保存。</p>
-      <dl className="account-card account-found-fields">
-        {(
-          [
-            ['账号', found.account, 'found-account'],
-            ['密码', found.password, 'found-password'],
-          ] as const
-        ).map(([label, value, testId]) => (
-          <div className="account-found-field" key={label}>
-            <dt>{label}</dt>
-            <dd>
-              <span data-testid={testId}>{value}</span>
-              <button type="button" onClick={() => void copyText(value, label)}>
-                复制
-              </button>
-            </dd>
-          </div>
-        ))}
-      </dl>
-      <Button
-        block
-        color="primary"
-        shape="rounded"
-        size="large"
-        className="account-submit"
-        loading={saving}
-        onClick={onSave}
-      >
-        保存并登录
-      </Button>
-    </section>
-  );
-}
 
 /**
  * /user/find-account: recover the recharge account by the China date of a payment and its merchant order number,
@@ -62,7 +26,7 @@ export default function FindAccountPage() {
   const today = useMemo(chinaToday, []);
   const min = useMemo(() => new Date(today.getFullYear() - YEARS_BACK, 0, 1), [today]);
   const [date, setDate] = useState<Date | null>(null);
-  const [orderNo, setOrderNo] = useState('');
+  const orderNo = useText();
   const [picking, setPicking] = useState(false);
   const [found, setFound] = useState<FoundAccount | null>(null);
   const find = useFindAccount();
@@ -72,13 +36,13 @@ export default function FindAccountPage() {
 
   const submit = () => {
     if (!date) return void showAlert('请选择您的充值扣款日期');
-    if (orderNo.trim() === '') return void showAlert('请输入订单号');
+    if (orderNo.value.trim() === '') return void showAlert('请输入订单号');
     find.mutate(
-      { chargeTime: toChargeTime(date), orderNo: orderNo.trim() },
+      { chargeTime: toChargeTime(date), orderNo: orderNo.value.trim() },
       {
         onSuccess: (res) => {
           if (!res.result) {
-            const content = res.code === 404 ? NOT_FOUND : res.msg || '查询失败，请稍后重试';
+            const content = res.code === Code.notFound ? NOT_FOUND : res.msg || '查询失败，请稍后重试';
             return void Dialog.alert({ content, confirmText: '确定' });
           }
           setFound(res.data);
@@ -101,7 +65,7 @@ export default function FindAccountPage() {
       }
     }
     showDone('登录成功');
-    navigate('/user', { replace: true });
+    navigate(userPath(), { replace: true });
   };
 
   return (
@@ -111,7 +75,7 @@ export default function FindAccountPage() {
       hours="9:30 ~ 21:00"
     >
       {found ? (
-        <Found found={found} saving={adopt.isPending} onSave={() => void save()} />
+        <FoundAccountCard found={found} saving={adopt.isPending} onSave={() => void save()} />
       ) : (
         <AccountForm onSubmit={submit} submitText="找回账号" loading={find.isPending}>
           <Field label="扣款日期">
@@ -119,15 +83,13 @@ export default function FindAccountPage() {
               {date ? toLabel(date) : <span className="account-placeholder">请选择您的充值扣款日期</span>}
             </button>
           </Field>
-          <Field label="订单号">
-            <TextInput
-              value={orderNo}
-              onChange={setOrderNo}
-              placeholder="请输入商户订单号"
-              autoComplete="off"
-              maxLength={64}
-            />
-          </Field>
+          <InputField
+            label="订单号"
+            placeholder="请输入商户订单号"
+            autoComplete="off"
+            maxLength={64}
+            {...orderNo}
+          />
         </AccountForm>
       )}
       <DatePicker

@@ -1,9 +1,10 @@
 import { Dialog } from 'antd-mobile';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { userPath } from '../../lib/paths.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useModifyPassword } from './api/modify-password.ts';
-import { AccountForm, AccountPage, Field, TextInput } from './components/account-layout.tsx';
+import { AccountForm, AccountPage, PasswordField, useText } from './components/account-layout.tsx';
 import { showAlert } from './show-alert.ts';
 
 /** Spec section 5; the spec sets no length or complexity rule, the server may (its message is shown). */
@@ -16,27 +17,27 @@ function validate(password: string, confirm: string) {
 
 /** /user/password: a new password, typed twice; the account page shows it afterwards. */
 export default function PasswordPage() {
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const password = useText();
+  const confirm = useText();
   const [serverError, setServerError] = useState('');
   const modify = useModifyPassword();
   const navigate = useNavigate();
 
   const submit = () => {
     setServerError('');
-    const problem = validate(password, confirm);
+    const problem = validate(password.value, confirm.value);
     if (problem) return void showAlert(problem);
-    modify.mutate(password, {
+    modify.mutate(password.value, {
       onSuccess: async (res) => {
         // Spec section 8: the server's message shows in the form.
         if (!res.result) return setServerError(res.msg || '密码更新失败，请稍后重试');
-        useUserStore.setState({ password });
+        useUserStore.setState({ password: password.value });
         await Dialog.alert({
           title: '密码修改成功',
           content: '请牢记新密码，在其他设备上需要用新密码重新登录。',
           confirmText: '确定',
         });
-        navigate('/user', { replace: true });
+        navigate(userPath(), { replace: true });
       },
       onError: () => void Dialog.alert({ content: '密码更新失败，请稍后重试', confirmText: '确定' }),
     });
@@ -45,26 +46,8 @@ export default function PasswordPage() {
   return (
     <AccountPage title="修改密码" intro="修改后，本机保持登录，其他设备需要用新密码重新登录。">
       <AccountForm onSubmit={submit} submitText="确认修改" loading={modify.isPending} error={serverError}>
-        <Field label="新密码">
-          <TextInput
-            type="password"
-            placeholder="请输入新密码"
-            value={password}
-            onChange={setPassword}
-            autoComplete="new-password"
-            maxLength={128}
-          />
-        </Field>
-        <Field label="确认密码">
-          <TextInput
-            type="password"
-            placeholder="请再次输入新密码"
-            value={confirm}
-            onChange={setConfirm}
-            autoComplete="new-password"
-            maxLength={128}
-          />
-        </Field>
+        <PasswordField label="新密码" placeholder="请输入新密码" {...password} />
+        <PasswordField label="确认密码" placeholder="请再次输入新密码" {...confirm} />
       </AccountForm>
     </AccountPage>
   );

@@ -1,5 +1,6 @@
 import { Toast } from 'antd-mobile';
 import { ALERT_MS, showAlert } from '../../components/alert.ts';
+import * as clipboard from '../../lib/clipboard.ts';
 
 /** The spec's alerts (validation and failure messages): the app's one modal alert. */
 export { showAlert };
@@ -10,10 +11,6 @@ export const showDone = (content: string) =>
 
 /** The reader's own copy of an account or password; phones without clipboard access get a hint instead. */
 export async function copyText(text: string, what: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    showDone(`${what}已复制`);
-  } catch {
-    showAlert(`请长按复制${what}`);
-  }
+  if (await clipboard.copyText(text)) showDone(`${what}已复制`);
+  else showAlert(`请长按复制${what}`);
 }

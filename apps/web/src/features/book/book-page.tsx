@@ -1,10 +1,11 @@
+import { Code } from '@yueman/contract';
 import { useParams } from 'react-router';
 import { BookTile } from '../../components/book-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
+import { useBookDetail } from '../../lib/api/book-detail.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { useBookDetail } from './api/get-book-detail.ts';
-import { positiveId } from './book-helpers.ts';
+import { positiveId } from '../../lib/paths.ts';
 import { BookActions } from './components/book-actions.tsx';
 import { BookHeader } from './components/book-header.tsx';
 import { BookFailed, BookLoading, BookMissing } from './components/book-notes.tsx';
@@ -16,7 +17,10 @@ export default function BookPage() {
   const bookId = positiveId(useParams().id);
   const detail = useBookDetail(bookId ?? 0, bookId !== null);
 
-  if (bookId === null || (detail.isError && detail.error instanceof ApiError && detail.error.code === 404)) {
+  if (
+    bookId === null ||
+    (detail.isError && detail.error instanceof ApiError && detail.error.code === Code.notFound)
+  ) {
     return <BookMissing />;
   }
   if (detail.isError) return <BookFailed onRetry={() => void detail.refetch()} />;

@@ -1,14 +1,20 @@
+import { Code } from '@yueman/contract';
 import { useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { positiveId } from '../../lib/paths.ts';
 import { useShelfStore } from '../../lib/shelf-store.ts';
 import { useChapterList } from './api/get-chapter-list.ts';
-import { positiveId } from './book-helpers.ts';
+import { BookMessage } from './components/book-notes.tsx';
 import { ChapterRow } from './components/chapter-row.tsx';
 import './book.css';
 
+/** Codes of a book the catalogue cannot show: an id the server refuses as malformed (400), or no such book. */
+const MISSING: number[] = [Code.noMoreChapters, Code.notFound];
+
+/** /book/{id}/catalog?title=: every chapter with its price and whether it is bought, in either order. */
 export default function CatalogPage() {
   const bookId = positiveId(useParams().id);
   const [params] = useSearchParams();
@@ -23,25 +29,15 @@ export default function CatalogPage() {
   );
 
   const missing =
-    bookId === null || (chapters.error instanceof ApiError && [400, 404].includes(chapters.error.code));
+    bookId === null || (chapters.error instanceof ApiError && MISSING.includes(chapters.error.code));
 
   return (
     <main className="page catalog-page">
       <TopBar title={title} />
       {missing ? (
-        <div className="book-message" role="alert">
-          <p>这本漫画不存在或已下架</p>
-          <Link to="/home" className="book-link-button">
-            返回首页
-          </Link>
-        </div>
+        <BookMessage text="这本漫画不存在或已下架" />
       ) : chapters.isError ? (
-        <div className="book-message" role="alert">
-          <p>目录加载失败，请稍后重试</p>
-          <button type="button" className="book-link-button" onClick={() => void chapters.refetch()}>
-            重新加载
-          </button>
-        </div>
+        <BookMessage text="目录加载失败，请稍后重试" onRetry={() => void chapters.refetch()} />
       ) : !chapters.data ? (
         <div className="book-skeleton" aria-busy="true" />
       ) : (

@@ -1,8 +1,8 @@
+import type { Book } from '@yueman/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { PagedList } from '../../components/paged-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
-import { useScrollRestore } from '../../lib/scroll-restore.ts';
 import { useCategories } from './api/category.ts';
 import { type PublishStatus, useBooks } from './api/query-books.ts';
 import { BookChunk } from './components/book-chunk.tsx';
@@ -10,6 +10,9 @@ import { type Chip, FilterChips } from './components/filter-chips.tsx';
 import './category.css';
 
 const STATUSES: PublishStatus[] = ['all', 'finish', 'serialize'];
+
+/** One loaded page; the first one's covers load at once. */
+const renderPage = (p: { bookList: Book[] }, i: number) => <BookChunk books={p.bookList} eager={i === 0} />;
 
 export default function CategoryPage() {
   const [params, setParams] = useSearchParams();
@@ -53,27 +56,7 @@ export default function CategoryPage() {
   const onStatus = useCallback((v: string) => setFilter('status', v), [setFilter]);
   const onCategory = useCallback((v: string) => setFilter('category', v), [setFilter]);
 
-  const { data, hasNextPage, isFetchingNextPage, fetchNextPage, isPending, isError, refetch } = useBooks(
-    status,
-    categoryId,
-  );
-  const pages = data?.pages;
-  const ready = !!pages;
-  useScrollRestore(ready);
-
-  const loadMore = useCallback(async () => {
-    if (isFetchingNextPage) return;
-    const r = await fetchNextPage({ cancelRefetch: false });
-    if (r.isError) throw r.error;
-  }, [fetchNextPage, isFetchingNextPage]);
-
-  const chunks = useMemo(
-    () =>
-      (pages ?? []).map((p, i) => (
-        <BookChunk key={data?.pageParams[i] as number} books={p.bookList} eager={i === 0} />
-      )),
-    [pages, data?.pageParams],
-  );
+  const books = useBooks(status, categoryId);
 
   return (
     <main className="page category">
@@ -94,17 +77,7 @@ export default function CategoryPage() {
           testId="category-filter"
         />
       </header>
-      <PagedList
-        pages={pages}
-        chunks={chunks}
-        isPending={isPending}
-        isError={isError}
-        refetch={refetch}
-        loadMore={loadMore}
-        hasMore={!!hasNextPage}
-        className="cat-list"
-        testId="category-list"
-      />
+      <PagedList query={books} renderPage={renderPage} className="cat-list" testId="category-list" />
       <ServiceLinks />
     </main>
   );

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { AdCarousel } from '../../components/ad-carousel.tsx';
 import { BookRow, BookTile } from '../../components/book-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { moreListPath, searchPath } from '../../lib/paths.ts';
 import { useHomeIndex } from './api/home-index.ts';
 import { DownloadBanner, VipBanner } from './components/banners.tsx';
 import { BigHit } from './components/big-hit.tsx';
@@ -36,27 +37,27 @@ const TileStrip = memo(function TileStrip({ books }: { books: Book[] }) {
 /** The sections below the first screen. */
 function sectionsBelow(data: HomeIndex) {
   return [
-    <Section key="update" title="每日更新" more="/home/new" testId="home-update">
+    <Section key="update" title="每日更新" more={moreListPath('new')} testId="home-update">
       <TileStrip books={data.updateList} />
     </Section>,
-    <Section key="latest" title="新书" more="/home/latest" testId="home-latest">
+    <Section key="latest" title="新书" more={moreListPath('latest')} testId="home-latest">
       <TileGrid books={data.newList} />
     </Section>,
-    <Section key="kkbg" title="大咖" more="/home/kkbg" testId="home-kkbg">
+    <Section key="kkbg" title="大咖" more={moreListPath('kkbg')} testId="home-kkbg">
       <div className="home-bighits">
         {data.kkbgList.slice(0, 5).map((b, i) => (
           <BigHit key={b.bookId} book={b} wide={i === 0} />
         ))}
       </div>
     </Section>,
-    <Section key="ranked" title="人气排行" more="/home/ranked" testId="home-ranked">
+    <Section key="ranked" title="人气排行" more={moreListPath('ranked')} testId="home-ranked">
       <div className="home-ranked">
         {data.hotList.slice(0, 3).map((b, i) => (
           <BookRow key={b.bookId} book={b} rank={i + 1} />
         ))}
       </div>
     </Section>,
-    <Section key="new-on" title="新书速递" more="/home/new-on" testId="home-new-on">
+    <Section key="new-on" title="新书速递" more={moreListPath('new-on')} testId="home-new-on">
       <TileGrid books={data.newOnList} />
     </Section>,
   ];
@@ -79,7 +80,7 @@ export default function HomePage() {
     <main className="page home">
       <header className="home-head">
         <span className="home-logo">阅漫</span>
-        <Link to="/search" className="home-search" aria-label="搜索">
+        <Link to={searchPath()} className="home-search" aria-label="搜索">
           <span className="icon-search" aria-hidden />
           书名或作者
         </Link>
@@ -95,7 +96,7 @@ export default function HomePage() {
           <AdCarousel ads={data.adList} />
           <VipBanner />
           <RecentReading />
-          <Section title="推荐" more="/home/recommend" testId="home-recommend">
+          <Section title="推荐" more={moreListPath('recommend')} testId="home-recommend">
             <TileGrid books={data.recommendList} eager />
           </Section>
           {below.slice(0, shown)}

@@ -1,4 +1,5 @@
-import type { PayConfig, PaySubType } from '@yueman/contract';
+import { type PayConfig, type PaySubType, payAmountOf } from '@yueman/contract';
+import { bookPath, positiveId, readerPath, userPath } from '../../lib/paths.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 
 /** Prices are in cents and shown in yuan (spec section 9): 3000 → '30', 2850 → '28.50'. */
@@ -7,15 +8,9 @@ export const yuan = (cents: number) => (cents % 100 === 0 ? String(cents / 100) 
 /** A discount below 10 is shown as 'N折' (9.5 → '9.5折'); 10 or more is no discount. */
 export const discountLabel = (discount: number) => (discount > 0 && discount < 10 ? `${discount}折` : '');
 
-/**
- * What the payer pays through a channel, in cents: amountLevel × discount / 10 rounded to the cent, half up
- * (docs/contract.md section 3). Worked in whole tenths of a 折 (9.5 → 95), as the server does, so no floating-point
- * remainder can round the other way and make the server refuse the amount.
- */
+/** What the payer pays for a pack through a channel, in cents: the contract's rule, which the server checks. */
 export const payAmount = (pack: PayConfig, channel: PaySubType) =>
-  channel.discount > 0 && channel.discount < 10
-    ? Math.floor((pack.amountLevel * Math.round(channel.discount * 10) + 50) / 100)
-    : pack.amountLevel;
+  payAmountOf(pack.amountLevel, channel.discount);
 
 export const CHANNEL_GROUPS = [
   { code: 'alipay', label: '支付宝' },
@@ -29,8 +24,6 @@ export const groupChannels = (channels: readonly PaySubType[]) =>
     (g) => g.channels.length > 0,
   );
 
-const positive = (raw: string | null) => (raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? raw : null);
-
 /**
  * Where the gateway sends the browser back after paying (vueReturnUrl), always on this site: the chapter the
  * reader came from when the address names one (bookId and number), the book's page when only bookId is known
@@ -38,11 +31,11 @@ const positive = (raw: string | null) => (raw && /^\d{1,9}$/.test(raw) && Number
  * after-payment dialog and the new balance.
  */
 export function returnPath(search: URLSearchParams) {
-  const bookId = positive(search.get('bookId'));
-  const number = positive(search.get('number'));
-  if (bookId && number) return `/book/read/${bookId}/${number}`;
-  if (bookId) return `/book/${bookId}`;
-  return '/user';
+  const bookId = positiveId(search.get('bookId'));
+  const number = positiveId(search.get('number'));
+  if (bookId && number) return readerPath(bookId, number);
+  if (bookId) return bookPath(bookId);
+  return userPath();
 }
 
 const originOf = (base: string) => {

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { TopBar } from '../../components/top-bar.tsx';
+import { purchasePath } from '../../lib/paths.ts';
 import { safeGoUrl } from './pay-helpers.ts';
 import './purchase.css';
 
@@ -38,7 +39,7 @@ export default function PayPage() {
         <div className="pay-refused" role="alert">
           <p>支付地址无效，无法打开支付页面。</p>
           <p>
-            请返回 <Link to="/purchase">充值中心</Link> 重新发起充值。
+            请返回 <Link to={purchasePath()}>充值中心</Link> 重新发起充值。
           </p>
         </div>
       )}

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { appType as detectAppType } from '../../lib/app-type.ts';
+import { userPath } from '../../lib/paths.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useRecharge } from './api/get-recharge.ts';
 import { ChannelSheet } from './components/channel-sheet.tsx';
@@ -94,7 +95,7 @@ export default function PurchasePage() {
               <li>1元 = 100阅币，阅币永久有效，付费章节购买一次即可永久阅读。</li>
               <li>VIP有效期内，VIP免费作品可免费阅读；标明不属于VIP免费的作品仍需购买。</li>
               <li>请在{PAY_WITHIN}内完成支付，超时请重新下单。</li>
-              {back !== '/user' && <li>支付完成后将返回作品，继续阅读。</li>}
+              {back !== userPath() && <li>支付完成后将返回作品，继续阅读。</li>}
               <li>
                 充值遇到问题请 <ServiceContact />
                 ，客服在线时间：{PURCHASE_SERVICE_HOURS}

@@ -1,18 +1,5 @@
 import type { ImageWidth } from '../../lib/images.ts';
 
-/** A positive whole number from a route parameter, or null. */
-export function positiveId(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,9}$/.test(raw)) return null;
-  const n = Number(raw);
-  return n > 0 ? n : null;
-}
-
-export const readerPath = (bookId: number, number: number, title: string, title2?: string) => {
-  const q = new URLSearchParams({ title });
-  if (title2) q.set('title2', title2);
-  return `/book/read/${bookId}/${number}?${q.toString()}`;
-};
-
 /** Reader pages at 1000 px on high-density screens, 500 otherwise (docs/contract.md section 5). */
 export const pageImageWidth = (): ImageWidth =>
   typeof window !== 'undefined' && window.devicePixelRatio >= 2 ? 1000 : 500;

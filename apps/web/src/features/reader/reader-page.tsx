@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
+import { positiveId } from '../../lib/paths.ts';
 import { ChapterEnd } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
 import { ChapterPurchase } from './components/chapter-purchase.tsx';
@@ -11,7 +12,7 @@ import { useChapterDirection } from './hooks/use-chapter-direction.ts';
 import { useChapterNavigation } from './hooks/use-chapter-navigation.ts';
 import { useMenuVisibility } from './hooks/use-menu-visibility.ts';
 import { useReaderBook, useReadingRecord } from './hooks/use-reader-book.ts';
-import { MESSAGES, positiveId } from './reader-helpers.ts';
+import { MESSAGES } from './reader-helpers.ts';
 import './reader.css';
 
 export default function ReaderPage() {

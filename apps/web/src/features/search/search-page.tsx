@@ -1,3 +1,4 @@
+import { SEARCH_MAX_LENGTH } from '@yueman/contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
@@ -8,12 +9,10 @@ import { SearchStart } from './components/search-start.tsx';
 import { useSearchHistory } from './search-history.ts';
 import './search.css';
 
-const MAX_KEYWORD = 20;
-
 /** Spec section 5: empty and over-long keywords are refused before any call. */
 function validate(keyword: string): string | null {
   if (keyword === '') return '请输入搜索关键字';
-  if ([...keyword].length > MAX_KEYWORD) return '搜索关键字最长不超过20个字';
+  if ([...keyword].length > SEARCH_MAX_LENGTH) return `搜索关键字最长不超过${SEARCH_MAX_LENGTH}个字`;
   return null;
 }
 

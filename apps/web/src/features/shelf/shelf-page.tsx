@@ -2,9 +2,10 @@ import type { Book } from '@yueman/contract';
 import { Tabs } from 'antd-mobile';
 import { Link, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
-import { publishStatusLabel } from '../../components/book-list.tsx';
+import { StatusBadge } from '../../components/book-list.tsx';
 import { Cover } from '../../components/cover.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { bookPath, homePath, readerPath, searchPath } from '../../lib/paths.ts';
 import { type HistoryEntry, useShelfStore } from '../../lib/shelf-store.ts';
 import './shelf.css';
 
@@ -31,7 +32,7 @@ function Empty({ text, link }: { text: string; link: string }) {
     <div className="shelf-empty">
       <div className="shelf-empty-art" aria-hidden />
       <p>暂时没有记录</p>
-      <Link to="/home" className="shelf-empty-link">
+      <Link to={homePath()} className="shelf-empty-link">
         {text} {link}
       </Link>
     </div>
@@ -43,15 +44,13 @@ function FavouriteRow({ book }: { book: Book }) {
   const lastRead = useShelfStore((s) => s.history.find((h) => h.bookInfo.bookId === book.bookId));
   return (
     <li className="shelf-row">
-      <Link to={`/book/${book.bookId}`} className="shelf-row-main">
+      <Link to={bookPath(book.bookId)} className="shelf-row-main">
         <Cover path={book.cover} width={200} alt={book.title} />
         <div className="shelf-row-text">
           <span className="shelf-row-title">{book.title}</span>
           <span className="shelf-row-sub">{book.author}</span>
           <span className="shelf-row-meta">
-            <span className={`status status-${book.publishStatus === 'finish' ? 'finish' : 'serialize'}`}>
-              {publishStatusLabel(book.publishStatus)}
-            </span>
+            <StatusBadge status={book.publishStatus} />
             <span>共{book.chapterCount}话</span>
           </span>
           <span className="shelf-row-progress">
@@ -78,7 +77,7 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
   const book = entry.bookInfo;
   return (
     <li className="shelf-row">
-      <Link to={`/book/read/${book.bookId}/${entry.number}`} className="shelf-row-main">
+      <Link to={readerPath(book.bookId, entry.number)} className="shelf-row-main">
         <Cover path={book.cover} width={200} alt={book.title} />
         <div className="shelf-row-text">
           <span className="shelf-row-title">{book.title}</span>
@@ -90,7 +89,7 @@ function HistoryRow({ entry }: { entry: HistoryEntry }) {
         </div>
       </Link>
       <Link
-        to={`/book/read/${book.bookId}/${entry.number}`}
+        to={readerPath(book.bookId, entry.number)}
         className="shelf-row-action shelf-row-continue"
         aria-hidden
         tabIndex={-1}
@@ -109,10 +108,10 @@ export default function ShelfPage() {
   const history = useShelfStore((s) => s.history);
 
   return (
-    <main className="page shelf-page">
+    <main className="page page-grey shelf-page">
       <header className="shelf-header">
         <h1>我的书架</h1>
-        <Link to="/search" className="shelf-search" aria-label="搜索">
+        <Link to={searchPath()} className="shelf-search" aria-label="搜索">
           <span className="icon-search" aria-hidden />
         </Link>
       </header>

@@ -1,6 +1,7 @@
 import { Toast } from 'antd-mobile';
 import { useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
+import { copyText } from '../../lib/clipboard.ts';
 import { safeReturnPath } from './safe-return.ts';
 import './support.css';
 
@@ -10,12 +11,8 @@ export default function OpenInBrowserPage() {
   const address = location.origin + safeReturnPath(params.get('from'));
 
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address);
-      Toast.show({ icon: 'success', content: '链接已复制', duration: 1500 });
-    } catch {
-      showAlert('请长按链接复制');
-    }
+    if (await copyText(address)) Toast.show({ icon: 'success', content: '链接已复制', duration: 1500 });
+    else showAlert('请长按链接复制');
   };
 
   return (

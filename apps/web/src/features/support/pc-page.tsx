@@ -1,10 +1,11 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
+import { homePath } from '../../lib/paths.ts';
 import './support.css';
 
 /** /pc: PC browsers are sent here (spec section 1) to open the site on a phone by its QR code. */
 export default function PcPage() {
-  const address = `${location.origin}/home`;
+  const address = `${location.origin}${homePath()}`;
   const [qr, setQr] = useState<string | null>(null);
 
   useEffect(() => {

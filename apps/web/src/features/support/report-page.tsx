@@ -51,7 +51,7 @@ export default function ReportPage() {
   return (
     <main className="page report-page">
       <TopBar title="投诉举报" />
-      <p className="report-intro">如发现违法违规、侵权或不良内容，请告诉我们，我们会在核实后尽快处理。</p>
+      <p className="page-intro">如发现违法违规、侵权或不良内容，请告诉我们，我们会在核实后尽快处理。</p>
       <Form
         form={form}
         layout="vertical"

@@ -1,17 +1,24 @@
 import { Toast } from 'antd-mobile';
 import { Link } from 'react-router';
+import { CopyField } from '../../components/copy-field.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
-import { useUserInfo } from '../../lib/user-info.ts';
+import { useUserInfo } from '../../lib/api/user-info.ts';
+import { copyText } from '../../lib/clipboard.ts';
+import {
+  bindPath,
+  findAccountPath,
+  loginPath,
+  passwordPath,
+  purchasePath,
+  recordsPath,
+  shelfPath,
+} from '../../lib/paths.ts';
 import { isVip, useUserStore } from '../../lib/user-store.ts';
 import './user.css';
 
 async function copy(text: string, what: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    Toast.show({ content: `${what}已复制`, duration: 1500 });
-  } catch {
-    Toast.show({ content: `请长按复制${what}`, duration: 1500 });
-  }
+  const copied = await copyText(text);
+  Toast.show({ content: copied ? `${what}已复制` : `请长按复制${what}`, duration: 1500 });
 }
 
 /** /user: the account centre (spec section 2); balance and VIP are read again each time it opens. */
@@ -23,7 +30,7 @@ export default function UserPage() {
   const vipEnd = vip && userInfo?.vipEndDate ? userInfo.vipEndDate : '未开通';
 
   return (
-    <main className="page user-page">
+    <main className="page page-grey user-page">
       <header className="user-head">
         <div className="user-avatar" aria-hidden />
         <div className="user-id">
@@ -35,35 +42,15 @@ export default function UserPage() {
             {userInfo?.mobile ? `已绑定手机 ${userInfo.mobile}` : '游客账号，请牢记账号和密码'}
           </p>
         </div>
-        <Link to="/user/login" className="user-switch">
+        <Link to={loginPath()} className="user-switch">
           切换账号
         </Link>
       </header>
 
       <section className="user-card" aria-label="账号信息">
         <dl className="user-fields">
-          <div className="user-field">
-            <dt>账号</dt>
-            <dd>
-              <span data-testid="user-account">{userInfo?.account ?? '—'}</span>
-              {userInfo && (
-                <button type="button" onClick={() => void copy(userInfo.account, '账号')}>
-                  复制
-                </button>
-              )}
-            </dd>
-          </div>
-          <div className="user-field">
-            <dt>密码</dt>
-            <dd>
-              <span data-testid="user-password">{password || '—'}</span>
-              {password && (
-                <button type="button" onClick={() => void copy(password, '密码')}>
-                  复制
-                </button>
-              )}
-            </dd>
-          </div>
+          <CopyField label="账号" value={userInfo?.account ?? ''} testId="user-account" onCopy={copy} />
+          <CopyField label="密码" value={password} testId="user-password" onCopy={copy} />
         </dl>
       </section>
 
@@ -80,13 +67,13 @@ export default function UserPage() {
           </span>
           <span className="user-wallet-label">VIP到期时间</span>
         </div>
-        <Link to="/purchase" className="user-recharge">
+        <Link to={purchasePath()} className="user-recharge">
           充值
         </Link>
       </section>
 
       {!vip && (
-        <Link to="/purchase" className="user-vip-banner">
+        <Link to={purchasePath()} className="user-vip-banner">
           <span>
             <b>开通VIP，海量漫画免费看</b>
             <small>畅读VIP免费作品</small>
@@ -96,15 +83,15 @@ export default function UserPage() {
       )}
 
       <nav className="user-menu" aria-label="更多">
-        <Link to="/shelf">我的收藏</Link>
-        <Link to="/shelf?active=history">阅读历史</Link>
-        <Link to="/user/purchase/history">消费记录</Link>
-        <Link to="/user/bind">
+        <Link to={shelfPath()}>我的收藏</Link>
+        <Link to={shelfPath('history')}>阅读历史</Link>
+        <Link to={recordsPath()}>消费记录</Link>
+        <Link to={bindPath()}>
           绑定手机
           {userInfo?.mobile && <span className="user-menu-value">{userInfo.mobile}</span>}
         </Link>
-        <Link to="/user/password">修改密码</Link>
-        <Link to="/user/find-account">找回充值账号</Link>
+        <Link to={passwordPath()}>修改密码</Link>
+        <Link to={findAccountPath()}>找回充值账号</Link>
       </nav>
 
       <p className="user-hours">客服在线时间：11:00-21:00</p>

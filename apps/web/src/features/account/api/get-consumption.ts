@@ -1,10 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { ConsumptionPage } from '@yueman/contract';
-import { data } from '../../../lib/api-client.ts';
+import { data, routes } from '../../../lib/api-client.ts';
 
 /** GET /api/user/consumption?page=: the reader's coin and payment records, newest first, 20 a page. */
-export const fetchConsumption = (page: number) =>
-  data<ConsumptionPage>('dynamic', 'GET', '/api/user/consumption', { query: { page } });
+export const fetchConsumption = (page: number) => data(routes.consumption, { query: { page } });
 
 export const consumptionQuery = () =>
   infiniteQueryOptions({

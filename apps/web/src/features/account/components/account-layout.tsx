@@ -1,5 +1,5 @@
 import { Button, Input, type InputProps } from 'antd-mobile';
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { ServiceLinks } from '../../../components/service-links.tsx';
 import { TopBar } from '../../../components/top-bar.tsx';
 import '../account.css';
@@ -12,9 +12,9 @@ export function AccountPage(props: {
   children: ReactNode;
 }) {
   return (
-    <main className="page account-page">
+    <main className="page page-grey account-page">
       <TopBar title={props.title} />
-      {props.intro && <p className="account-intro">{props.intro}</p>}
+      {props.intro && <p className="page-intro">{props.intro}</p>}
       {props.children}
       <p className="account-hours">客服在线时间：{props.hours ?? '11:00-21:00'}</p>
       <ServiceLinks />
@@ -71,3 +71,23 @@ export function Field(props: { label: string; children: ReactNode }) {
 export function TextInput(props: InputProps) {
   return <Input className="account-input" clearable {...props} />;
 }
+
+/** A field's text and its setter, spread onto an InputField as its value and onChange. */
+export function useText() {
+  const [value, onChange] = useState('');
+  return { value, onChange };
+}
+
+/** A labelled text field: Field around a TextInput. */
+export function InputField({ label, ...input }: InputProps & { label: string }) {
+  return (
+    <Field label={label}>
+      <TextInput {...input} />
+    </Field>
+  );
+}
+
+/** A password field: hidden as typed, up to the server's 128 characters; a new password unless told otherwise. */
+export const PasswordField = (props: InputProps & { label: string }) => (
+  <InputField type="password" maxLength={128} autoComplete="new-password" {...props} />
+);

@@ -1,14 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ChapterItem } from '@yueman/contract';
-import { data } from '../../../lib/api-client.ts';
+import { data, routes } from '../../../lib/api-client.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
 
-/** POST /api/book/chapter/list?bookId= (dynamic): the catalogue, with this reader's purchases (alreadyBuy). */
+/**
+ * POST /api/book/chapter/list (dynamic): the catalogue, with this reader's purchases (alreadyBuy). bookId goes in
+ * the query and in the form body, as the spec's clients send it.
+ */
 export const getChapterList = (bookId: number) =>
-  data<ChapterItem[]>('dynamic', 'POST', '/api/book/chapter/list', {
-    query: { bookId },
-    form: { bookId },
-  });
+  data(routes.chapterList, { query: { bookId }, form: { bookId } });
 
 export const chapterListQueryOptions = (bookId: number, userId: number) =>
   queryOptions({

@@ -1,8 +1,8 @@
 import type { Book } from '@yueman/contract';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { readerPath } from '../../../lib/paths.ts';
 import { useShelfStore } from '../../../lib/shelf-store.ts';
-import { readerPath } from '../book-helpers.ts';
 
 /**
  * 开始阅读 goes to the chapter read last (asking first, with 确定 / 取消) or to chapter 1. The prompt shows when

@@ -1,7 +1,6 @@
 import type { Book } from '@yueman/contract';
-import { publishStatusLabel } from '../../../components/book-list.tsx';
+import { readCountLabel, StatusBadge } from '../../../components/book-list.tsx';
 import { Cover } from '../../../components/cover.tsx';
-import { readCountLabel } from '../book-helpers.ts';
 
 /** The horizontal cover behind the cover, title, author, status, category, chapter count and read count. */
 export function BookHeader({ book }: { book: Book }) {
@@ -15,11 +14,7 @@ export function BookHeader({ book }: { book: Book }) {
           <h1 className="book-title">{book.title}</h1>
           <p className="book-author">{book.author}</p>
           <p className="book-meta">
-            <span
-              className={`book-status book-status-${book.publishStatus === 'finish' ? 'finish' : 'serialize'}`}
-            >
-              {publishStatusLabel(book.publishStatus)}
-            </span>
+            <StatusBadge status={book.publishStatus} base="book-status" />
             <span>{book.categoryName}</span>
             <span>{book.chapterCount}话</span>
           </p>

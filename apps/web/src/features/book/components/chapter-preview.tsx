@@ -1,6 +1,7 @@
 import type { Book, ChapterItem } from '@yueman/contract';
 import { Link } from 'react-router';
-import { catalogPath, priceLabel, readerPath } from '../book-helpers.ts';
+import { catalogPath, readerPath } from '../../../lib/paths.ts';
+import { priceLabel } from '../book-helpers.ts';
 
 const PREVIEW_SIZE = 6;
 

@@ -2,7 +2,8 @@ import type { ChapterItem } from '@yueman/contract';
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { imageUrl } from '../../../lib/images.ts';
-import { priceLabel, readerPath } from '../book-helpers.ts';
+import { readerPath } from '../../../lib/paths.ts';
+import { priceLabel } from '../book-helpers.ts';
 
 /**
  * One catalogue entry: lazily loaded thumbnail (plain WebP, 320 x 180), title and price. Memoised: a list of

@@ -1,9 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CategoryResponse } from '@yueman/contract';
-import { data } from '../../../lib/api-client.ts';
+import { data, routes } from '../../../lib/api-client.ts';
 
 /** GET /api/book/category (static): publish statuses and categories, without the 'all' entries. */
-export const fetchCategories = () => data<CategoryResponse>('static', 'GET', '/api/book/category');
+export const fetchCategories = () => data(routes.category);
 
 export const categoriesOptions = () =>
   queryOptions({ queryKey: ['categories'], queryFn: fetchCategories, staleTime: 10 * 60_000 });

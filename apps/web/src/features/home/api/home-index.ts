@@ -1,13 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { HomeIndex } from '@yueman/contract';
-import { data } from '../../../lib/api-client.ts';
-import { takeEarly } from '../../../lib/early-data.ts';
+import { routes } from '../../../lib/api-client.ts';
+import { earlyData } from '../../../lib/early-data.ts';
 
-/** GET /api/book/home/index (static): the carousel and every home section. */
-export async function fetchHomeIndex(): Promise<HomeIndex> {
-  const path = '/api/book/home/index';
-  return (await takeEarly<HomeIndex>(path)) ?? data<HomeIndex>('static', 'GET', path);
-}
+/** GET /api/book/home/index (static): the carousel and every home section; landing on home, index.html started it. */
+export const fetchHomeIndex = () => earlyData(routes.homeIndex);
 
 export const homeIndexOptions = () => queryOptions({ queryKey: ['home-index'], queryFn: fetchHomeIndex });
 

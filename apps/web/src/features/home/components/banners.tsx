@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { purchasePath } from '../../../lib/paths.ts';
 import { isVip, useUserStore } from '../../../lib/user-store.ts';
 
 /** Download the app, or add the site to the home screen. */
@@ -36,7 +37,7 @@ export function VipBanner() {
   const vip = useUserStore((s) => isVip(s.userInfo));
   if (vip) return null;
   return (
-    <Link to="/purchase" className="home-vip" data-testid="home-vip">
+    <Link to={purchasePath()} className="home-vip" data-testid="home-vip">
       <span className="home-vip-badge">VIP</span>
       <span className="home-vip-text">开通VIP，海量漫画免费看</span>
       <span className="home-vip-go">立即开通</span>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Cover } from '../../../components/cover.tsx';
+import { readerPath, shelfPath } from '../../../lib/paths.ts';
 import { useShelfStore } from '../../../lib/shelf-store.ts';
 import { Section } from './section.tsx';
 
@@ -8,12 +9,12 @@ export function RecentReading() {
   const history = useShelfStore((s) => s.history);
   if (history.length === 0) return null;
   return (
-    <Section title="最近阅读" more="/shelf?active=history" testId="home-recent">
+    <Section title="最近阅读" more={shelfPath('history')} testId="home-recent">
       <div className="home-recent">
         {history.slice(0, 3).map((h) => (
           <Link
             key={h.bookInfo.bookId}
-            to={`/book/read/${h.bookInfo.bookId}/${h.number}`}
+            to={readerPath(h.bookInfo.bookId, h.number)}
             className="home-recent-item"
           >
             <Cover path={h.bookInfo.cover} width={200} alt={h.bookInfo.title} />

@@ -1,11 +1,9 @@
-import type { Book } from '@yueman/contract';
+import { type Book, PAGE_SIZE } from '@yueman/contract';
 import { memo } from 'react';
 import { BookRow, BookTile } from '../../../components/book-list.tsx';
 
 const Row = memo(BookRow);
 const Tile = memo(BookTile);
-
-export const PAGE_SIZE = 20;
 
 /**
  * One loaded page of a 'more' list. Memoised on its (stable) book array, so loading page n+1 renders only the

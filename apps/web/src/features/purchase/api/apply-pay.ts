@@ -1,34 +1,24 @@
 import { useMutation } from '@tanstack/react-query';
-import type { PayApplyApp, PayApplyQuery } from '@yueman/contract';
-import { ApiError, call } from '../../../lib/api-client.ts';
-import { runtimeConfig } from '../../../lib/runtime-config.ts';
+import { Code, type DataOf, type PayApplyQuery } from '@yueman/contract';
+import { ApiError, call, type Envelope, routes, routeUrl } from '../../../lib/api-client.ts';
 
-export const PAY_APPLY_PATH = '/h5/pay/apply';
-
-function queryString(query: PayApplyQuery) {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
-  return q.toString();
-}
+type Order = DataOf<typeof routes.payApply>;
 
 /** GET {dynamic}/h5/pay/apply?... : web channels navigate the browser here; the server answers 302 to the cashier. */
-export const payApplyUrl = (query: PayApplyQuery) =>
-  `${runtimeConfig.dynamicApiBase}${PAY_APPLY_PATH}?${queryString(query)}`;
+export const payApplyUrl = (query: PayApplyQuery) => routeUrl(routes.payApply, { query });
 
 /**
  * The same call fetched, for app channels (appType shell or ios_desk): the order the native bridge needs. Both
  * the bare answer and one inside the API envelope are accepted.
  */
-export async function fetchPayApply(query: PayApplyQuery): Promise<PayApplyApp> {
-  const body = (await call<PayApplyApp>('dynamic', 'GET', PAY_APPLY_PATH, {
-    query: query as Record<string, string | number | undefined>,
-  })) as unknown as Record<string, unknown>;
-  if ('result' in body) {
-    if (!body.result) throw new ApiError(Number(body.code), String(body.msg || '下单失败，请稍后重试'));
-    return body.data as PayApplyApp;
+export async function fetchPayApply(query: PayApplyQuery): Promise<Order> {
+  const answer = (await call(routes.payApply, { query })) as Envelope<Order> | Order;
+  if ('result' in answer) {
+    if (!answer.result) throw new ApiError(answer.code, answer.msg || '下单失败，请稍后重试');
+    return answer.data;
   }
-  if (typeof body.payUrl !== 'string') throw new ApiError(500, '下单失败，请稍后重试');
-  return body as unknown as PayApplyApp;
+  if (typeof answer.payUrl !== 'string') throw new ApiError(Code.serverError, '下单失败，请稍后重试');
+  return answer;
 }
 
 export const usePayApply = () => useMutation({ mutationFn: fetchPayApply });

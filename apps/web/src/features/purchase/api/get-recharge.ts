@@ -1,10 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AppType, RechargeResponse } from '@yueman/contract';
-import { data } from '../../../lib/api-client.ts';
+import type { AppType } from '@yueman/contract';
+import { data, routes } from '../../../lib/api-client.ts';
 
 /** GET /api/user/recharge?appType= (dynamic): balance, packs and the pay channels offered to this client. */
-export const getRecharge = (appType: AppType) =>
-  data<RechargeResponse>('dynamic', 'GET', '/api/user/recharge', { query: { appType } });
+export const getRecharge = (appType: AppType) => data(routes.recharge, { query: { appType } });
 
 export const rechargeQueryOptions = (appType: AppType) =>
   queryOptions({

@@ -1,3 +1,4 @@
+import { qqChatLink } from '../../../lib/service-addresses.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
 
 /** Customer-service hours on the recharge centre (spec section 9). */
@@ -14,7 +15,7 @@ export function ServiceContact({ label = '联系客服' }: { label?: string }) {
       {email ? (
         <a href={`mailto:${email}?subject=${subject}`}>{label}</a>
       ) : qq ? (
-        <a href={`mqqwpa://im/chat?chat_type=wpa&uin=${qq}`}>{label}</a>
+        <a href={qqChatLink(qq)}>{label}</a>
       ) : (
         <span>{label}</span>
       )}

@@ -1,11 +1,17 @@
-import type { AppType, PayApplyQuery, PayConfig, PaySubType } from '@yueman/contract';
+import {
+  type AppType,
+  isAppShell,
+  type PayApplyQuery,
+  type PayConfig,
+  type PaySubType,
+} from '@yueman/contract';
 import { Toast } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { markPayPageVisited } from '../../../components/after-payment-dialog.tsx';
-import { isAppChannelClient } from '../../../lib/app-type.ts';
+import { payPagePath } from '../../../lib/paths.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
+import { markPayPageVisited } from '../after-payment/pay-visited.ts';
 import { payApplyUrl, usePayApply } from '../api/apply-pay.ts';
 import { handToNativeBridge } from '../native-bridge.ts';
 import { payAmount } from '../pay-helpers.ts';
@@ -48,7 +54,7 @@ export function useStartPayment(appType: AppType, returnPath: string) {
       vueReturnUrl: returnPath,
       dynamicApiUrl: dynamicApiUrl(),
     };
-    if (!isAppChannelClient(appType)) {
+    if (!isAppShell(appType)) {
       markPayPageVisited();
       setLeaving(true);
       location.assign(payApplyUrl(query));
@@ -58,7 +64,7 @@ export function useStartPayment(appType: AppType, returnPath: string) {
       const order = await apply.mutateAsync(query);
       markPayPageVisited();
       if (!handToNativeBridge(order, new URL(returnPath, location.origin).href))
-        navigate(`/user/purchase/pay?goUrl=${encodeURIComponent(order.payUrl)}`);
+        navigate(payPagePath(order.payUrl));
     } catch (err) {
       Toast.show({ content: err instanceof Error && err.message ? err.message : '下单失败，请稍后重试' });
     }

@@ -1,14 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import type { BuyChapterResult, BuyChapterShort } from '@yueman/contract';
-import { call } from '../../../lib/api-client.ts';
+import { call, routes } from '../../../lib/api-client.ts';
 
 /**
  * POST /api/book/chapter/buy?chapterId= (dynamic). The whole envelope comes back: result true is bought (or
  * already owned, charged 0); code 999 is short of coins, with the price and the balance; 101 no user.
  */
-export const buyChapter = (chapterId: number) =>
-  call<BuyChapterResult | BuyChapterShort | null>('dynamic', 'POST', '/api/book/chapter/buy', {
-    query: { chapterId },
-  });
+export const buyChapter = (chapterId: number) => call(routes.buyChapter, { query: { chapterId } });
 
 export const useBuyChapter = () => useMutation({ mutationFn: buyChapter });

@@ -1,16 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ChapterInfo } from '@yueman/contract';
-import { call, type Envelope } from '../../../lib/api-client.ts';
+import { call, routes } from '../../../lib/api-client.ts';
 
 /**
  * GET /api/book/read_chapter?bookId=&number= (dynamic). The whole envelope comes back: the reader acts on its
  * code (200 pages, 999 buy first, with the chapter info and no pages; 400 no such chapter; 101 no user).
  */
 export const readChapter = (bookId: number, number: number) =>
-  call<ChapterInfo | null>('dynamic', 'GET', '/api/book/read_chapter', { query: { bookId, number } });
+  call(routes.readChapter, { query: { bookId, number } });
 
 export const readChapterQueryOptions = (bookId: number, number: number) =>
-  queryOptions<Envelope<ChapterInfo | null>>({
+  queryOptions({
     queryKey: ['reader', 'chapter', bookId, number],
     queryFn: () => readChapter(bookId, number),
     // Ownership can change (a purchase, a login); a chapter read again asks again.

@@ -16,24 +16,20 @@ export function ChapterPurchase({
   reload(): void;
 }) {
   const { step, balance, buy, recharge } = useChapterPurchase(bookId, number, info, reload);
+  // Both overlays stay mounted, so one fades out while the other fades in.
   return (
     <>
-      <PayOverlay
-        kind="buy"
-        show={step === 'buy'}
-        info={info}
-        balance={balance}
-        onBuy={buy}
-        onRecharge={recharge}
-      />
-      <PayOverlay
-        kind="recharge"
-        show={step === 'recharge'}
-        info={info}
-        balance={balance}
-        onBuy={buy}
-        onRecharge={recharge}
-      />
+      {(['buy', 'recharge'] as const).map((kind) => (
+        <PayOverlay
+          key={kind}
+          kind={kind}
+          show={step === kind}
+          info={info}
+          balance={balance}
+          onBuy={buy}
+          onRecharge={recharge}
+        />
+      ))}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router';
+import { homePath } from '../../../lib/paths.ts';
 
 /** The reader's top bar: back, book name and chapter title. */
 export function ReaderTopBar({
@@ -17,13 +18,13 @@ export function ReaderTopBar({
         type="button"
         className="reader-back"
         aria-label="返回"
-        onClick={() => (history.length > 1 ? navigate(-1) : navigate('/home'))}
+        onClick={() => (history.length > 1 ? navigate(-1) : navigate(homePath()))}
       />
       <div className="reader-top-titles">
         <span className="reader-top-book">{bookName}</span>
         <span className="reader-top-chapter">{chapterTitle}</span>
       </div>
-      <button type="button" className="reader-home" onClick={() => navigate('/home')}>
+      <button type="button" className="reader-home" onClick={() => navigate(homePath())}>
         首页
       </button>
     </header>

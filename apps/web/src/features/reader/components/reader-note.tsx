@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { homePath } from '../../../lib/paths.ts';
 
 /**
  * What stays on screen when a chapter cannot be shown. The reason itself is said in a modal alert (spec
@@ -16,7 +17,7 @@ export function ReaderNote({
   return (
     <div className="reader-note">
       {home && (
-        <Link to="/home" className="reader-note-button">
+        <Link to={homePath()} className="reader-note-button">
           返回首页
         </Link>
       )}

@@ -2,7 +2,8 @@ import type { ChapterInfo } from '@yueman/contract';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { showAlert } from '../../../components/alert.ts';
-import { MESSAGES, readerPath } from '../reader-helpers.ts';
+import { catalogPath, readerPath } from '../../../lib/paths.ts';
+import { MESSAGES } from '../reader-helpers.ts';
 
 /**
  * 上一话, 下一话 and 目录 (spec sections 4 and 5): the previous and next chapter replace the route; there is
@@ -34,8 +35,7 @@ export function useChapterNavigation(opts: {
     if (!to) return showAlert(MESSAGES.last);
     go(to);
   };
-  const toCatalog = () =>
-    navigate(`/book/${bookId}/catalog?${new URLSearchParams({ title: bookName }).toString()}`);
+  const toCatalog = () => navigate(catalogPath(bookId, bookName));
 
   return { go, previous, next, toCatalog };
 }

@@ -1,8 +1,9 @@
-import type { BuyChapterResult, BuyChapterShort, ChapterInfo } from '@yueman/contract';
+import { type BuyChapterShort, type ChapterInfo, Code } from '@yueman/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { showAlert } from '../../../components/alert.ts';
-import { refreshUser } from '../../../lib/user-info.ts';
+import { refreshUser } from '../../../lib/api/user-info.ts';
+import { purchasePath } from '../../../lib/paths.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
 import { buyChapter } from '../api/buy-chapter.ts';
 import { useAutoBuyStore } from '../auto-buy-store.ts';
@@ -37,15 +38,16 @@ export function useChapterPurchase(bookId: number, number: number, info: Chapter
     try {
       const res = await buyChapter(info.chapterId).catch(() => null);
       if (res?.result) {
-        setBalance((res.data as BuyChapterResult).avaliableAmount);
+        setBalance(res.data.avaliableAmount);
         if (!quietly) showAlert(MESSAGES.bought);
         reload();
-      } else if (res?.code === 999) {
+      } else if (res?.code === Code.paymentNeeded) {
+        // Short of coins: the refusal carries the price and the balance.
         setBalance((res.data as BuyChapterShort).avaliableAmount);
         setStep('recharge');
       } else {
-        if (res?.code === 101) await refreshUser();
-        showAlert(res?.code === 101 || !res ? MESSAGES.noUser : res.msg);
+        if (res?.code === Code.userUnknown) await refreshUser();
+        showAlert(res?.code === Code.userUnknown || !res ? MESSAGES.noUser : res.msg);
         setStep('buy');
       }
     } finally {
@@ -67,7 +69,7 @@ export function useChapterPurchase(bookId: number, number: number, info: Chapter
   });
 
   // number rides along so the recharge centre can bring the reader back to this chapter after paying.
-  const recharge = () => navigate(`/purchase?bookId=${bookId}&number=${number}`);
+  const recharge = () => navigate(purchasePath({ bookId, number }));
 
   return { step, balance, buy: () => void buy(false), recharge };
 }

@@ -1,7 +1,7 @@
-import type { ChapterInfo } from '@yueman/contract';
+import { type ChapterInfo, Code } from '@yueman/contract';
 import { useEffect, useRef } from 'react';
 import { showAlert } from '../../../components/alert.ts';
-import { refreshUser } from '../../../lib/user-info.ts';
+import { refreshUser } from '../../../lib/api/user-info.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
 import { useReadChapter } from '../api/read-chapter.ts';
 import { MESSAGES } from '../reader-helpers.ts';
@@ -37,22 +37,24 @@ export function useChapter(bookId: number, number: number) {
 
   let outcome: ChapterOutcome;
   if (envelope?.result && envelope.data) outcome = { kind: 'pages', info: envelope.data };
-  else if (code === 999 && envelope?.data) outcome = { kind: 'purchase', info: envelope.data };
+  // The refusal of an unbought chapter carries its info (price, titles), without pages.
+  else if (code === Code.paymentNeeded && envelope?.data)
+    outcome = { kind: 'purchase', info: envelope.data as ChapterInfo };
   else if (chapter.isPending) outcome = { kind: 'loading' };
-  else if (code === 400) outcome = { kind: 'no-more' };
-  else if (code === 404) outcome = { kind: 'missing' };
+  else if (code === Code.noMoreChapters) outcome = { kind: 'no-more' };
+  else if (code === Code.notFound) outcome = { kind: 'missing' };
   else outcome = { kind: 'failed' };
 
   // Code 101: refresh the user (spec section 8); when a user is established, the chapter is asked again.
   useEffect(() => {
-    if (code === 101) void refreshUser();
+    if (code === Code.userUnknown) void refreshUser();
   }, [code]);
   const userId = useUserStore((s) => s.userInfo?.userId ?? 0);
   const lastUserId = useRef(userId);
   useEffect(() => {
     if (lastUserId.current === userId) return;
     lastUserId.current = userId;
-    if (userId && code === 101) void chapter.refetch();
+    if (userId && code === Code.userUnknown) void chapter.refetch();
   }, [userId, code, chapter]);
 
   // One alert per answer, so 重试 that fails again says so again.

@@ -1,8 +1,8 @@
 import type { Book } from '@yueman/contract';
 import { useEffect, useRef } from 'react';
 import { showAlert } from '../../../components/alert.ts';
+import { useBookDetail } from '../../../lib/api/book-detail.ts';
 import { useShelfStore } from '../../../lib/shelf-store.ts';
-import { useBook } from '../api/get-book.ts';
 
 /**
  * The Book for reading history and the shelf: the one kept on this device, else the detail call; and 收藏,
@@ -11,8 +11,8 @@ import { useBook } from '../api/get-book.ts';
 export function useReaderBook(bookId: number) {
   const historyBook = useShelfStore((s) => s.history.find((h) => h.bookInfo.bookId === bookId)?.bookInfo);
   const favouriteBook = useShelfStore((s) => s.favourites.find((b) => b.bookId === bookId));
-  const fetched = useBook(bookId, !historyBook && !favouriteBook);
-  const book: Book | undefined = historyBook ?? favouriteBook ?? fetched.data;
+  const fetched = useBookDetail(bookId, !historyBook && !favouriteBook);
+  const book: Book | undefined = historyBook ?? favouriteBook ?? fetched.data?.book;
   const favourite = !!favouriteBook;
   const toggle = useShelfStore((s) => s.toggleFavourite);
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { data } from '../../../lib/api-client.ts';
+import { data, routes } from '../../../lib/api-client.ts';
 
 export interface ReportForm {
   reason: string;
@@ -8,9 +8,9 @@ export interface ReportForm {
   pageUrl: string;
 }
 
-/** POST /api/support/report (form body; docs/decisions.md, Support): answers the complaint's id. */
+/** POST /api/support/report (form body; docs/decisions.md, Support): answers the complaint's id. Empty fields stay out. */
 export const submitReport = (form: ReportForm) =>
-  data<{ id: number }>('dynamic', 'POST', '/api/support/report', {
+  data(routes.report, {
     form: {
       reason: form.reason,
       content: form.content || undefined,

@@ -1,5 +1,0 @@
-import type { LastPaidOrder } from '@yueman/contract';
-import { data } from './api-client.ts';
-
-/** GET /api/pay/last_paid_order: the reader's latest paid order (its merchant order number), or null. */
-export const fetchLastPaidOrder = () => data<LastPaidOrder>('dynamic', 'GET', '/api/pay/last_paid_order');
