@@ -1,6 +1,17 @@
-// Small helpers shared by the benchmarks (run.mjs: bytes against nginx; purchase.mjs: purchases against pgbench).
-import { readFileSync } from 'node:fs';
+// What every benchmark needs around its measurements, in one place: settings from the environment, a cleanup
+// that runs on success, failure and Ctrl-C, throwaway directories, child processes started and stopped, the
+// server on a fresh data directory, and the results files. CPU accounting is in cpu.mjs, nginx in nginx.mjs.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const resultsDir = path.join(root, 'bench', 'results');
+
+// --------------------------------------------------------------------------------------------- settings
 
 /** A numeric setting from the environment, or its default; a bad value stops the bench with its name. */
 export function envNumber(name, fallback, min) {
@@ -12,7 +23,118 @@ export function envNumber(name, fallback, min) {
   return value;
 }
 
+/** A comma-separated list from the environment (BENCH_TARGETS), or the default list. */
+export const envList = (name, fallback = '') =>
+  (process.env[name] ?? fallback)
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+/** The settings of the autocannon benches (run.mjs, purchase.mjs) that mean the same in both (bench/README.md). */
+export function loadSettings() {
+  return {
+    seconds: envNumber('BENCH_SECONDS', 10, 1),
+    warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', 2, 0),
+    quietWaitMs: envNumber('BENCH_QUIET_WAIT', 120, 0) * 1000,
+    startTimeoutMs: envNumber('BENCH_START_TIMEOUT', 180, 10) * 1000,
+    cpuProf: ['1', 'true', 'yes'].includes((process.env.BENCH_CPU_PROF ?? '').toLowerCase()),
+  };
+}
+
+// ------------------------------------------------------------------------------------ cleanup machinery
+
+// Whatever a bench starts or creates registers its undoing here; it runs last-in first-out, once.
+const cleanups = [];
+let cleaningUp = null;
+
+export function onCleanup(fn) {
+  cleanups.push(fn);
+}
+
+export function cleanup() {
+  cleaningUp ??= (async () => {
+    while (cleanups.length > 0) {
+      try {
+        await cleanups.pop()();
+      } catch (err) {
+        console.error(`cleanup: ${err?.message ?? err}`);
+      }
+    }
+  })();
+  return cleaningUp;
+}
+
+/**
+ * Runs a bench's main function and exits with its outcome, after the cleanup: process.exitCode (0 unless main
+ * set it, as for a missed aim), 1 on an error, 130 on Ctrl-C (`stopping` names what the cleanup stops).
+ */
+export function runMain(main, stopping) {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      console.error(`\n${signal}: stopping ${stopping}`);
+      cleanup().finally(() => process.exit(130));
+    });
+  }
+  main()
+    .then(async () => {
+      await cleanup();
+      process.exit(process.exitCode ?? 0);
+    })
+    .catch(async (err) => {
+      console.error(`\nbench failed: ${err?.stack ?? err}`);
+      await cleanup();
+      process.exit(1);
+    });
+}
+
+/** A new directory under the system's temporary directory, removed by the cleanup. */
+export function tempDir(prefix) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// ---------------------------------------------------------------------------------------------- processes
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const running = (child) => child.exitCode === null && child.signalCode === null;
+
+/** Sends `signal`, waits up to `ms` for the exit, then SIGKILL. */
+export async function stopChild(child, signal = 'SIGTERM', ms = 15_000) {
+  if (!running(child)) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  if ((await Promise.race([exited, sleep(ms).then(() => 'timeout')])) === 'timeout') {
+    console.error(`pid ${child.pid} did not stop after ${signal} in ${ms} ms: SIGKILL`);
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+/** Polls until `check` resolves true; fails early when the child exits, with the end of its log. */
+export async function waitUntil(what, child, logFile, timeoutMs, check) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!running(child)) {
+      throw new Error(
+        `${what} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(logFile)}`,
+      );
+    }
+    if (await check().catch(() => false)) return;
+    await sleep(250);
+  }
+  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s:\n${tail(logFile)}`);
+}
+
+/** The last lines of a log file, for an error message. */
+export function tail(file, lines = 30) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
 
 /** A loopback port nobody listens on right now. */
 export function freePort() {
@@ -27,24 +149,105 @@ export function freePort() {
   });
 }
 
-/** The last lines of a log file, for an error message. */
-export function tail(file, lines = 30) {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
+/**
+ * One GET to 127.0.0.1 with node:http, which adds no Accept-Encoding (fetch would): status, headers and the raw
+ * body, so a bench compares identity bytes.
+ */
+export function get(port, urlPath, { headers = {}, timeoutMs = 30_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path: urlPath, method: 'GET', headers, agent: false },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`GET ${urlPath} timed out after ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
-/** Direct children of a process (Linux /proc), to count the CPU a server's workers use. */
-export function childPids(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
+// ------------------------------------------------------------------------------------------------- server
+
+/**
+ * The server from the sources on a free port (or `port`), its data and log in `workDir`, stopped by the cleanup.
+ * `node --import tsx` is what node_modules/.bin/tsx runs, minus the wrapper process: one pid to stop and to
+ * count the CPU of, and node flags such as --cpu-prof (a `profileDir`) apply to the server itself.
+ */
+export async function startServer({ workDir, env = {}, profileDir, port, timeoutMs = 180_000, indent = '' }) {
+  port ??= await freePort();
+  mkdirSync(workDir, { recursive: true });
+  const logFile = path.join(workDir, 'server.log');
+  const log = createWriteStream(logFile);
+  const nodeArgs = ['--import', 'tsx'];
+  if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: path.join(workDir, 'data'),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: process.env.NODE_ENV ?? 'production',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const stop = async () => {
+    await stopChild(child, 'SIGTERM', 20_000);
+    log.end();
+  };
+  onCleanup(stop);
+
+  // LOG_LEVEL=warn hides the "is ready on" line, so readiness is /healthz answering 200.
+  const started = Date.now();
+  await waitUntil(
+    'the server',
+    child,
+    logFile,
+    timeoutMs,
+    async () => (await get(port, '/healthz', { timeoutMs: 2000 })).status === 200,
+  );
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`${indent}server ready on 127.0.0.1:${port} in ${seconds} s (pid ${child.pid})`);
+  return { port, origin: `http://127.0.0.1:${port}`, child, pid: child.pid, logFile, stop };
+}
+
+// ------------------------------------------------------------------------------------------------ results
+
+/** A run's start as a file-name part: 2026-11-22T10-00-00Z. */
+export const fileStamp = (date) =>
+  date
+    .toISOString()
+    .replaceAll(':', '-')
+    .replace(/\.\d+Z$/, 'Z');
+
+/** A figure with thousands separators and a fixed number of decimals, for the reports' tables. */
+export const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** What the figures were measured on, for the report. */
+export const machine = () => ({
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  loadAvg: os.loadavg(),
+  node: process.version,
+});
+
+/** Writes bench/results/<name>.json (the report) and, given one, <name>.md; says where. */
+export function writeResults(name, report, markdown) {
+  mkdirSync(resultsDir, { recursive: true });
+  const base = path.join(resultsDir, name);
+  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  if (markdown !== undefined) writeFileSync(`${base}.md`, markdown);
+  console.log(`results: ${path.relative(root, base)}.json${markdown !== undefined ? ' and .md' : ''}`);
 }

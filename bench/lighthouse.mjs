@@ -1,18 +1,21 @@
 // `npm run bench:lighthouse`: Lighthouse (mobile preset, Debian Chromium) on /home, a book detail and a reader
 // page of a fresh demo server, plus the initial JavaScript the browser must load, gzipped.
 // Issue 3's aims: performance >= 90, CLS <= 0.05, initial JS <= 150 KB gzip. Results in bench/results/.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-
-const root = path.resolve(import.meta.dirname, '..');
-const port = Number(process.env.LH_PORT ?? 18950);
-const origin = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'yueman-lh-'));
+import {
+  envNumber,
+  fileStamp,
+  onCleanup,
+  root,
+  runMain,
+  startServer,
+  tempDir,
+  writeResults,
+} from './bench-kit.mjs';
 
 // The scripts index.html loads, plus the largest set of chunks its inline script preloads for a landing
 // screen (home or book detail: the list the build writes into index.html, see apps/web/vite.config.ts).
@@ -30,27 +33,11 @@ function initialJsGzip() {
   return { files, screen, kb: kb(gz(files) + gz(chunks)), mainKb: kb(gz(files)) };
 }
 
-async function waitHealthy(child) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const ok = await fetch(`${origin}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not become healthy');
-}
-
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-  cwd: root,
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-  stdio: 'ignore',
-});
-let chrome;
-try {
-  await waitHealthy(server);
+async function main() {
+  const { origin } = await startServer({
+    workDir: tempDir('yueman-lh-'),
+    port: envNumber('LH_PORT', 18950, 1),
+  });
   const detail = await (await fetch(`${origin}/api/book/detail/1`)).json();
   const first = detail.data.chapterList[0];
   const pages = {
@@ -58,7 +45,7 @@ try {
     'book detail': `${origin}/book/1`,
     reader: `${origin}/book/read/1/${first.number}`,
   };
-  chrome = await chromeLauncher.launch({
+  const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     chromeFlags: [
       '--headless=new',
@@ -70,6 +57,7 @@ try {
       '--no-first-run',
     ],
   });
+  onCleanup(() => chrome.kill());
   const rows = [];
   for (const [name, url] of Object.entries(pages)) {
     await fetch(url); // warm the server's caches, as a CDN would be
@@ -100,18 +88,10 @@ try {
     'Aims: performance >= 90, CLS <= 0.05 (Lighthouse mobile preset: simulated slow 4G, 4x CPU slowdown).',
   ];
   console.log(lines.join('\n'));
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  const stamp = new Date().toISOString().replaceAll(':', '-');
-  writeFileSync(
-    path.join(root, `bench/results/lighthouse-${stamp}.json`),
-    JSON.stringify({ rows, js }, null, 2),
-  );
-  writeFileSync(path.join(root, `bench/results/lighthouse-${stamp}.md`), `${lines.join('\n')}\n`);
+  writeResults(`lighthouse-${fileStamp(new Date())}`, { rows, js }, `${lines.join('\n')}\n`);
+  // A miss of an aim fails the run, after the report is written.
   const failed = rows.some((r) => r.performance < 90 || r.cls > 0.05) || js.kb > 150;
   process.exitCode = failed ? 1 : 0;
-} finally {
-  await chrome?.kill();
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
 }
+
+runMain(main, 'Chromium and the server');

@@ -28,6 +28,23 @@ export interface BenchData {
 const rowsOf = <T>(result: unknown): T[] =>
   Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
+/**
+ * Rows 0 to count - 1, made by `row` and inserted BATCH at a time (a multi-row insert has a parameter limit);
+ * what `insert` returns for each batch, in order.
+ */
+async function inBatches<Row, Out>(
+  count: number,
+  row: (i: number) => Row,
+  insert: (rows: Row[]) => Promise<Out[]>,
+): Promise<Out[]> {
+  const out: Out[] = [];
+  for (let start = 0; start < count; start += BATCH) {
+    const rows = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => row(start + i));
+    out.push(...(await insert(rows)));
+  }
+  return out;
+}
+
 /** Creates readers (with sessions and coins) and one book of `chapters` priced chapters per name. */
 export async function seedPurchaseBench(
   target: DatabaseTarget,
@@ -36,32 +53,29 @@ export async function seedPurchaseBench(
   const { db, close } = await openDatabase(target);
   try {
     const ledger = createLedgerRepository(db);
-    const tokens: string[] = [];
-    const userIds: number[] = [];
     const expiresAt = new Date(Date.now() + 365 * 24 * 3600 * 1000);
-    for (let start = 0; start < opts.readers; start += BATCH) {
-      const n = Math.min(BATCH, opts.readers - start);
-      const created = await db
-        .insert(users)
-        .values(
-          Array.from({ length: n }, (_, i) => ({
-            account: `bench${String(start + i).padStart(7, '0')}`,
-            passwordHash: 'not-a-password-hash',
-            visitorId: `bench-visitor-${start + i}`,
-          })),
-        )
-        .returning({ id: users.id });
-      const batchTokens = created.map(() => randomBytes(32).toString('base64url'));
-      await db.insert(sessions).values([
-        ...created.map((u, i) => ({ tokenHash: hashToken(batchTokens[i] ?? ''), userId: u.id, expiresAt })),
-        // pgbench's sessions of the same readers, found by a hash pgbench can pass (pgbenchTokenHash).
-        ...(opts.pgbenchSessions
-          ? created.map((u) => ({ tokenHash: pgbenchTokenHash(u.id), userId: u.id, expiresAt }))
-          : []),
-      ]);
-      userIds.push(...created.map((u) => u.id));
-      tokens.push(...batchTokens);
-    }
+    const readers = await inBatches(
+      opts.readers,
+      (i) => ({
+        account: `bench${String(i).padStart(7, '0')}`,
+        passwordHash: 'not-a-password-hash',
+        visitorId: `bench-visitor-${i}`,
+      }),
+      async (rows) => {
+        const created = await db.insert(users).values(rows).returning({ id: users.id });
+        const batch = created.map((u) => ({ userId: u.id, token: randomBytes(32).toString('base64url') }));
+        await db.insert(sessions).values([
+          ...batch.map((r) => ({ tokenHash: hashToken(r.token), userId: r.userId, expiresAt })),
+          // pgbench's sessions of the same readers, found by a hash pgbench can pass (pgbenchTokenHash).
+          ...(opts.pgbenchSessions
+            ? batch.map((r) => ({ tokenHash: pgbenchTokenHash(r.userId), userId: r.userId, expiresAt }))
+            : []),
+        ]);
+        return batch;
+      },
+    );
+    const tokens = readers.map((r) => r.token);
+    const userIds = readers.map((r) => r.userId);
     // Coins through the ledger itself, as a recharge would credit them.
     for (const userId of userIds) {
       await ledger.credit(
@@ -87,24 +101,18 @@ export async function seedPurchaseBench(
           chapterCount: opts.chapters,
         })
         .returning();
-      const chapterIds: number[] = [];
-      for (let start = 0; start < opts.chapters; start += BATCH) {
-        const n = Math.min(BATCH, opts.chapters - start);
-        const rows = await db
-          .insert(chapters)
-          .values(
-            Array.from({ length: n }, (_, i) => ({
-              bookId: book?.id ?? 0,
-              number: start + i + 1,
-              title: `第${start + i + 1}话`,
-              cover: 'chapters/bench.png',
-              price: PRICE,
-            })),
-          )
-          .returning({ id: chapters.id });
-        chapterIds.push(...rows.map((r) => r.id));
-      }
-      made.push({ name, chapterIds });
+      const created = await inBatches(
+        opts.chapters,
+        (i) => ({
+          bookId: book?.id ?? 0,
+          number: i + 1,
+          title: `第${i + 1}话`,
+          cover: 'chapters/bench.png',
+          price: PRICE,
+        }),
+        (rows) => db.insert(chapters).values(rows).returning({ id: chapters.id }),
+      );
+      made.push({ name, chapterIds: created.map((r) => r.id) });
     }
     return {
       tokens,

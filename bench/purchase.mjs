@@ -4,57 +4,46 @@
 // purchase: many readers with sessions and coins, and a distinct (reader, chapter) pair per request. See
 // bench/README.md.
 import { spawn } from 'node:child_process';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import http from 'node:http';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
-import { childPids, envNumber, freePort, sleep, tail } from './bench-kit.mjs';
+import {
+  envList,
+  envNumber,
+  fileStamp,
+  fmt,
+  loadSettings,
+  machine,
+  onCleanup,
+  resultsDir,
+  runMain,
+  startServer,
+  stopChild,
+  tempDir,
+  writeResults,
+} from './bench-kit.mjs';
+import { childPids, cpuCores, cpuSnapshot, ticksOf, waitForQuiet } from './cpu.mjs';
 import { summariseProfiles } from './profile-summary.mjs';
 
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const root = path.dirname(benchDir);
-const resultsDir = path.join(benchDir, 'results');
-
 const settings = {
-  seconds: envNumber('BENCH_SECONDS', 10, 1),
-  warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', 2, 0),
+  ...loadSettings(),
   concurrency: envNumber('BENCH_CONNECTIONS', 16, 1),
   readers: envNumber('BENCH_READERS', 2000, 10),
   chaptersPerBook: envNumber('BENCH_CHAPTERS', 500, 10),
-  quietWaitMs: envNumber('BENCH_QUIET_WAIT', 120, 0) * 1000,
-  startTimeoutMs: envNumber('BENCH_START_TIMEOUT', 180, 10) * 1000,
   // How the server and pgbench reach PostgreSQL: 'tcp' (127.0.0.1) or 'unix' (the cluster's socket).
   transport: process.env.BENCH_PG_TRANSPORT === 'unix' ? 'unix' : 'tcp',
   // pgbench's query mode: 'extended' (default) or 'prepared' (every statement named and parsed once).
   pgbenchMode: process.env.BENCH_PGBENCH_MODE === 'prepared' ? 'prepared' : 'extended',
-  cpuProf: ['1', 'true', 'yes'].includes((process.env.BENCH_CPU_PROF ?? '').toLowerCase()),
-  targets: (process.env.BENCH_TARGETS ?? 'postgres,pglite')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean),
+  targets: envList('BENCH_TARGETS', 'postgres,pglite'),
 };
 const AIMS = { ratio: 0.5, pglite: 500 };
-const NOISE_CORES = 0.25;
-const CLOCK_TICKS = 100;
 
 const data = await tsImport('./purchase-data.ts', import.meta.url);
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replaceAll(':', '-')
-  .replace(/\.\d+Z$/, 'Z');
+const stamp = fileStamp(startedAt);
 
 /** BENCH_CPU_PROF=1: the server's V8 profile of one side goes here, and its summary into the report. */
 function profileDirFor(side) {
@@ -70,132 +59,24 @@ function summariseProfile(dir, run) {
   if (summary) profiles.push(`### ${run.window.name}\n\n${summary}`);
 }
 
-// ------------------------------------------------------------------------------------ cleanup machinery
-
-const cleanups = [];
-let cleaningUp = null;
-const onCleanup = (fn) => cleanups.push(fn);
-function cleanup() {
-  cleaningUp ??= (async () => {
-    while (cleanups.length > 0) {
-      try {
-        await cleanups.pop()();
-      } catch (err) {
-        console.error(`cleanup: ${err?.message ?? err}`);
-      }
-    }
-  })();
-  return cleaningUp;
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the server and the PostgreSQL cluster`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-// -------------------------------------------------------------------------------------------- helpers
-
-function healthy(port) {
-  return new Promise((resolve) => {
-    const req = http.get(
-      { host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 2000 },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode === 200);
-      },
-    );
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => req.destroy());
-  });
-}
-
-async function stopChild(child, signal, ms = 20_000) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  if ((await Promise.race([exited, sleep(ms).then(() => 'timeout')])) === 'timeout') {
-    console.error(`pid ${child.pid} did not stop after ${signal} in ${ms} ms: SIGKILL`);
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
 // ------------------------------------------------------------------------------------- CPU accounting
 
-function statFields(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .map(Number);
-  } catch {
-    return null;
-  }
-}
-/** utime + stime, plus the children it has reaped when `withChildren` (fields 14-17 of /proc/pid/stat). */
-function ticksOf(pid, withChildren = false) {
-  const f = statFields(pid);
-  if (!f) return 0;
-  return f[11] + f[12] + (withChildren ? f[13] + f[14] : 0);
-}
 /** PostgreSQL: the postmaster, the backends it reaped, and the live ones. */
 function postgresTicks(postmasterPid) {
   if (!postmasterPid) return 0;
   return ticksOf(postmasterPid, true) + childPids(postmasterPid).reduce((sum, pid) => sum + ticksOf(pid), 0);
 }
-function machineBusy() {
-  if (!existsSync('/proc/stat')) return 0;
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return cpu.slice(0, 8).reduce((a, b) => a + b, 0) - cpu[3] - cpu[4];
-}
-function cpuSnapshot(pids) {
-  return {
-    at: performance.now(),
-    busy: machineBusy(),
-    server: pids.server ? ticksOf(pids.server) : 0,
-    postgres: postgresTicks(pids.postmaster),
-    // this process runs autocannon; pgbench is its child and counts once it has exited
-    self: ticksOf(process.pid, true),
-  };
-}
-function cpuCores(a, b) {
-  const seconds = (b.at - a.at) / 1000;
-  const cores = (ticks) => ticks / CLOCK_TICKS / seconds;
-  const server = b.server - a.server;
-  const postgres = b.postgres - a.postgres;
-  const self = b.self - a.self;
-  return {
-    server: cores(server),
-    postgres: cores(postgres),
-    loadGenerator: cores(self),
-    other: Math.max(0, cores(b.busy - a.busy - server - postgres - self)),
-  };
-}
-async function busyCores(ms) {
-  const a = machineBusy();
-  await sleep(ms);
-  return (machineBusy() - a) / CLOCK_TICKS / (ms / 1000);
-}
-/** On a shared machine, waits (up to BENCH_QUIET_WAIT s) for 3 quiet seconds before a run. */
-async function waitForQuiet() {
-  const deadline = Date.now() + settings.quietWaitMs;
-  let cores = await busyCores(3000);
-  if (cores <= NOISE_CORES) return;
-  process.stdout.write(`  waiting for a quiet machine (${cores.toFixed(2)} cores busy elsewhere)`);
-  while (cores > NOISE_CORES && Date.now() < deadline) {
-    process.stdout.write('.');
-    cores = await busyCores(3000);
-  }
-  console.log(cores > NOISE_CORES ? ` still ${cores.toFixed(2)} cores busy: measuring anyway` : ' quiet');
-}
+
+// The sides of a run. This process runs autocannon; pgbench is its child and counts once it has exited.
+const cpuSides = (pids) => ({
+  server: () => (pids.server ? ticksOf(pids.server) : 0),
+  postgres: () => postgresTicks(pids.postmaster),
+  loadGenerator: () => ticksOf(process.pid, true),
+});
+
+/** A run's cores for its log line (none off Linux). */
+const coresText = (cpu, names) =>
+  cpu ? `cores: ${names.map(([key, label]) => `${label} ${cpu[key].toFixed(2)}`).join(' ')}` : '';
 
 // ------------------------------------------------------------------------------------------- PostgreSQL
 
@@ -238,46 +119,6 @@ async function startPostgres() {
     version,
     pgbench: path.join(bin, 'pgbench'),
   };
-}
-
-// ---------------------------------------------------------------------------------------------- server
-
-async function startServer(workDir, env, profileDir) {
-  const port = await freePort();
-  mkdirSync(workDir, { recursive: true });
-  const logFile = path.join(workDir, 'server.log');
-  const log = createWriteStream(logFile);
-  const nodeArgs = ['--import', 'tsx'];
-  if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: path.join(workDir, 'data'),
-      LOG_LEVEL: 'warn',
-      DEMO_LIBRARY: 'false',
-      NODE_ENV: process.env.NODE_ENV ?? 'production',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  const stop = async () => {
-    await stopChild(child, 'SIGTERM');
-    log.end();
-  };
-  onCleanup(stop);
-  const deadline = Date.now() + settings.startTimeoutMs;
-  while (!(await healthy(port))) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${tail(logFile)}`);
-    if (Date.now() > deadline) throw new Error(`the server was not ready:\n${tail(logFile)}`);
-    await sleep(250);
-  }
-  console.log(`  server ready on 127.0.0.1:${port} (pid ${child.pid})`);
-  return { port, pid: child.pid, stop };
 }
 
 // ------------------------------------------------------------------------------------------ API runs
@@ -346,12 +187,12 @@ async function measureApi(label, port, sequence, pids) {
       );
     }
   }
-  await waitForQuiet();
-  const before = cpuSnapshot(pids);
+  await waitForQuiet(settings.quietWaitMs);
+  const before = cpuSnapshot(cpuSides(pids));
   const start = Number(process.hrtime.bigint() / 1000n);
   const { result, tally } = await apiRun(port, sequence, settings.seconds);
   const end = Number(process.hrtime.bigint() / 1000n);
-  const cpu = cpuCores(before, cpuSnapshot(pids));
+  const cpu = cpuCores(before, cpuSnapshot(cpuSides(pids)));
   if (tally.other > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
       `${label}: ${tally.other} failed purchases, ${result.errors} errors, ${result.timeouts} timeouts (last: ${tally.lastOther})`,
@@ -370,7 +211,12 @@ async function measureApi(label, port, sequence, pids) {
   };
   console.log(
     `  ${label.padEnd(22)} ${run.purchasesPerSec.toFixed(0).padStart(6)} purchases/s  p50 ${run.latencyP50Ms} ms  p99 ${run.latencyP99Ms} ms  ` +
-      `cores: server ${cpu.server.toFixed(2)} postgres ${cpu.postgres.toFixed(2)} autocannon ${cpu.loadGenerator.toFixed(2)} other ${cpu.other.toFixed(2)}`,
+      coresText(cpu, [
+        ['server', 'server'],
+        ['postgres', 'postgres'],
+        ['loadGenerator', 'autocannon'],
+        ['other', 'other'],
+      ]),
   );
   return run;
 }
@@ -424,12 +270,12 @@ function runPgbench(pgInfo, scriptFile, seconds, defines) {
 
 async function measurePgbench(pgInfo, scriptFile, defines, pids) {
   if (settings.warmupSeconds > 0) await runPgbench(pgInfo, scriptFile, settings.warmupSeconds, defines);
-  await waitForQuiet();
+  await waitForQuiet(settings.quietWaitMs);
   const target = { kind: 'postgres', url: pgInfo.seedUrl };
   const totalsBefore = await data.purchaseTotals(target);
-  const before = cpuSnapshot(pids);
+  const before = cpuSnapshot(cpuSides(pids));
   const run = await runPgbench(pgInfo, scriptFile, settings.seconds, defines);
-  const cpu = cpuCores(before, cpuSnapshot(pids));
+  const cpu = cpuCores(before, cpuSnapshot(cpuSides(pids)));
   const totalsAfter = await data.purchaseTotals(target);
   if (run.failed > 0) throw new Error(`pgbench: ${run.failed} failed transactions`);
   // Random pairs repeat now and then; a repeat is an 'owned' answer, not a purchase. Count real ones.
@@ -444,7 +290,11 @@ async function measurePgbench(pgInfo, scriptFile, defines, pids) {
   };
   console.log(
     `  ${'pgbench'.padEnd(22)} ${result.purchasesPerSec.toFixed(0).padStart(6)} purchases/s  (${run.tps.toFixed(0)} tps, ${purchases} of ${run.transactions} real)  avg ${run.latencyAvgMs} ms  ` +
-      `cores: postgres ${cpu.postgres.toFixed(2)} pgbench ${cpu.loadGenerator.toFixed(2)} other ${cpu.other.toFixed(2)}`,
+      coresText(cpu, [
+        ['postgres', 'postgres'],
+        ['loadGenerator', 'pgbench'],
+        ['other', 'other'],
+      ]),
   );
   return result;
 }
@@ -480,7 +330,13 @@ async function benchPostgres(workDir) {
   );
 
   const profileDir = profileDirFor('postgres');
-  const server = await startServer(path.join(workDir, 'pg-server'), { DATABASE_URL: pgInfo.url }, profileDir);
+  const server = await startServer({
+    workDir: path.join(workDir, 'pg-server'),
+    env: { DEMO_LIBRARY: 'false', DATABASE_URL: pgInfo.url },
+    profileDir,
+    timeoutMs: settings.startTimeoutMs,
+    indent: '  ',
+  });
   const apiChapters = bench.books.find((b) => b.name === 'api').chapterIds;
   const sequence = purchaseSequence(bench, apiChapters);
   const api = await measureApi('API on PostgreSQL', server.port, sequence, {
@@ -545,7 +401,13 @@ async function benchPglite(workDir) {
     `  ${bench.tokens.length} readers with coins, ${settings.chaptersPerBook} chapters at ${data.PRICE} coins`,
   );
   const profileDir = profileDirFor('pglite');
-  const server = await startServer(serverDir, {}, profileDir);
+  const server = await startServer({
+    workDir: serverDir,
+    env: { DEMO_LIBRARY: 'false' },
+    profileDir,
+    timeoutMs: settings.startTimeoutMs,
+    indent: '  ',
+  });
   const sequence = purchaseSequence(bench, bench.books[0].chapterIds);
   const api = await measureApi('API on PGlite', server.port, sequence, { server: server.pid });
   await server.stop();
@@ -553,9 +415,6 @@ async function benchPglite(workDir) {
   checkTotals('PGlite', await data.purchaseTotals(target));
   return { api };
 }
-
-const fmt = (n, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
   console.log(
@@ -566,21 +425,16 @@ async function main() {
   if (settings.targets.includes('postgres')) report.postgres = await benchPostgres(workDir);
   if (settings.targets.includes('pglite')) report.pglite = await benchPglite(workDir);
   report.finishedAt = new Date().toISOString();
-  report.machine = {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    loadAvg: os.loadavg(),
-    node: process.version,
-  };
+  report.machine = machine();
 
   const lines = [
     '| run | purchases/s | p50 / p99 ms (API), avg ms (pgbench) | server cores | postgres cores | load generator cores | other cores |',
     '|---|---:|---|---:|---:|---:|---:|',
   ];
   const row = (label, r, latency) => {
-    const c = r.cpuCores;
+    const c = (side) => (r.cpuCores ? fmt(r.cpuCores[side], 2) : '–');
     lines.push(
-      `| ${label} | ${fmt(r.purchasesPerSec)} | ${latency} | ${fmt(c.server, 2)} | ${fmt(c.postgres, 2)} | ${fmt(c.loadGenerator, 2)} | ${fmt(c.other, 2)} |`,
+      `| ${label} | ${fmt(r.purchasesPerSec)} | ${latency} | ${c('server')} | ${c('postgres')} | ${c('loadGenerator')} | ${c('other')} |`,
     );
   };
   const summary = [];
@@ -602,11 +456,9 @@ async function main() {
   const table = lines.join('\n');
   console.log(`\n${table}\n\n${summary.join('\n')}\n`);
 
-  mkdirSync(resultsDir, { recursive: true });
-  const base = path.join(resultsDir, `purchase-${stamp}`);
-  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(
-    `${base}.md`,
+  writeResults(
+    `purchase-${stamp}`,
+    report,
     [
       `# Purchase benchmark, ${startedAt.toISOString()}`,
       '',
@@ -621,16 +473,6 @@ async function main() {
       ...(profiles.length > 0 ? ['## Server CPU profiles', '', ...profiles, ''] : []),
     ].join('\n'),
   );
-  console.log(`results: ${path.relative(root, base)}.json and .md`);
 }
 
-main()
-  .then(async () => {
-    await cleanup();
-    process.exit(0);
-  })
-  .catch(async (err) => {
-    console.error(`\nbench failed: ${err?.stack ?? err}`);
-    await cleanup();
-    process.exit(1);
-  });
+runMain(main, 'the server and the PostgreSQL cluster');

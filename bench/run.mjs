@@ -2,52 +2,42 @@
 // URLs (home, a list page, a book detail, a cached page image), copies their exact bytes into an nginx root
 // and measures both with autocannon, so every figure comes with the figure of a static file server serving
 // the same bytes on the same machine. See bench/README.md.
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import http from 'node:http';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { childPids, envNumber, freePort, sleep, tail } from './bench-kit.mjs';
+import {
+  envList,
+  envNumber,
+  fileStamp,
+  fmt,
+  get as getWith,
+  loadSettings,
+  machine,
+  resultsDir,
+  runMain,
+  startServer,
+  tempDir,
+  writeResults,
+} from './bench-kit.mjs';
+import { childPids, cpuCores, cpuSnapshot, NOISE_CORES, ticksOf, waitForQuiet } from './cpu.mjs';
+import { findNginx, startNginx } from './nginx.mjs';
 import { summariseProfiles } from './profile-summary.mjs';
-
-const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const root = path.dirname(benchDir);
-const resultsDir = path.join(benchDir, 'results');
 
 // ---------------------------------------------------------------------------------------------- settings
 
 const settings = {
-  seconds: envNumber('BENCH_SECONDS', 10, 1),
-  warmupSeconds: envNumber('BENCH_WARMUP_SECONDS', 2, 0),
+  ...loadSettings(),
   connections: envNumber('BENCH_CONNECTIONS', 50, 1),
   pipelining: 1,
-  startTimeoutMs: envNumber('BENCH_START_TIMEOUT', 180, 10) * 1000,
-  targets: (process.env.BENCH_TARGETS ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean),
-  quietWaitMs: envNumber('BENCH_QUIET_WAIT', 120, 0) * 1000,
+  targets: envList('BENCH_TARGETS'),
   retries: envNumber('BENCH_RETRIES', 2, 0),
-  cpuProf: ['1', 'true', 'yes'].includes((process.env.BENCH_CPU_PROF ?? '').toLowerCase()),
 };
 
 // The aims of the foundation milestone: targets to report against, not gates (a miss does not fail the run).
 const AIMS = { static: 0.6, image: 0.6 };
-
-// Cores that other processes may use during a run before it counts as disturbed (the machine may be shared).
-const NOISE_CORES = 0.25;
 
 // autocannon sends `GET <path> HTTP/1.1`, `Host`, `Connection: keep-alive` and these. No Accept-Encoding, so the
 // server answers identity bytes exactly as nginx does; the bodies for nginx are fetched with the same headers.
@@ -63,60 +53,10 @@ PipelinedRequestsQueue.prototype.addBody = function addBodyLength(data) {
   if (req) req.body = (req.body || 0) + data.length;
 };
 
-// ------------------------------------------------------------------------------------ cleanup machinery
-
-const cleanups = [];
-let cleaningUp = null;
-function onCleanup(fn) {
-  cleanups.push(fn);
-}
-function cleanup() {
-  cleaningUp ??= (async () => {
-    while (cleanups.length > 0) {
-      const fn = cleanups.pop();
-      try {
-        await fn();
-      } catch (err) {
-        console.error(`cleanup: ${err?.message ?? err}`);
-      }
-    }
-  })();
-  return cleaningUp;
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping nginx and the server`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 // -------------------------------------------------------------------------------------------- helpers
 
-/** One GET with node:http (no Accept-Encoding is added, unlike fetch): status, headers and the raw body. */
-function get(port, urlPath, timeoutMs = 30_000) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: urlPath, method: 'GET', headers: REQUEST_HEADERS, agent: false },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`GET ${urlPath} timed out after ${timeoutMs} ms`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** One GET with the headers autocannon sends. */
+const get = (port, urlPath, timeoutMs) => getWith(port, urlPath, { headers: REQUEST_HEADERS, timeoutMs });
 
 async function getJson(port, urlPath) {
   const res = await get(port, urlPath);
@@ -127,76 +67,7 @@ async function getJson(port, urlPath) {
   return json.data;
 }
 
-/** Sends `signal`, waits up to `ms` for the exit, then SIGKILL. */
-async function stopChild(child, signal, ms = 15_000) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  const timer = sleep(ms).then(() => 'timeout');
-  if ((await Promise.race([exited, timer])) === 'timeout') {
-    console.error(`pid ${child.pid} did not stop after ${signal} in ${ms} ms: SIGKILL`);
-    child.kill('SIGKILL');
-    await exited;
-  }
-}
-
-/** Polls until `check` resolves true; fails early when the child exits. */
-async function waitUntil(what, child, logFile, timeoutMs, check) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `${what} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${tail(logFile)}`,
-      );
-    }
-    if (await check().catch(() => false)) return;
-    await sleep(250);
-  }
-  throw new Error(`${what} was not ready after ${timeoutMs / 1000} s:\n${tail(logFile)}`);
-}
-
-// ---------------------------------------------------------------------------------------------- server
-
-async function startServer(workDir, profileDir) {
-  const port = await freePort();
-  const dataDir = path.join(workDir, 'data');
-  const logFile = path.join(workDir, 'server.log');
-  const log = createWriteStream(logFile);
-  // node --import tsx is what node_modules/.bin/tsx runs, minus the wrapper process: one pid to stop, and node
-  // flags such as --cpu-prof apply to the server itself.
-  const nodeArgs = ['--import', 'tsx'];
-  if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DEMO_LIBRARY: 'true',
-      NODE_ENV: process.env.NODE_ENV ?? 'production',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  onCleanup(async () => {
-    await stopChild(child, 'SIGTERM', 20_000);
-    log.end();
-  });
-
-  // LOG_LEVEL=warn hides the "is ready on" line, so readiness is /healthz answering 200.
-  const started = Date.now();
-  await waitUntil('the server', child, logFile, settings.startTimeoutMs, async () => {
-    const res = await get(port, '/healthz', 2000);
-    return res.status === 200;
-  });
-  console.log(
-    `server ready on 127.0.0.1:${port} in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${child.pid})`,
-  );
-  return { port, child, logFile, stop: () => stopChild(child, 'SIGTERM', 20_000) };
-}
+// --------------------------------------------------------------------------------------------- targets
 
 const TARGET_NAMES = ['home', 'list', 'detail', 'image'];
 
@@ -255,150 +126,15 @@ async function captureBodies(port, targets) {
   }
 }
 
-// ----------------------------------------------------------------------------------------------- nginx
-
-function findNginx() {
-  if (process.env.NGINX) {
-    if (existsSync(process.env.NGINX)) return process.env.NGINX;
-    throw new Error(`NGINX=${process.env.NGINX} does not exist`);
-  }
-  const candidates = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/local/nginx/sbin/nginx'];
-  for (const c of candidates) if (existsSync(c)) return c;
-  const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
-  if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
-  throw new Error('nginx not found: apt-get install -y nginx (or set NGINX=/path/to/nginx)');
-}
-
-const quote = (s) => `"${String(s).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-
-function nginxConfig({ dir, port, targets }) {
-  const locations = targets
-    .map((t) => {
-      const headers = [
-        t.cacheControl ? `      add_header Cache-Control ${quote(t.cacheControl)} always;` : null,
-        t.vary ? `      add_header Vary ${quote(t.vary)} always;` : null,
-      ].filter(Boolean);
-      return [
-        `    location = ${quote(t.rawPath)} {`,
-        `      alias ${quote(path.join(dir, 'www', `${t.name}.body`))};`,
-        `      default_type ${quote(t.contentType)};`,
-        ...headers,
-        '    }',
-      ].join('\n');
-    })
-    .join('\n');
-  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
-  return `# generated by bench/run.mjs
-${user}daemon off;
-worker_processes auto;
-pid ${quote(path.join(dir, 'nginx.pid'))};
-error_log ${quote(path.join(dir, 'error.log'))} warn;
-events {
-  worker_connections 4096;
-}
-http {
-  access_log off;
-  server_tokens off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_timeout 65s;
-  keepalive_requests 100000;
-  open_file_cache max=64 inactive=60s;
-  types {}
-  client_body_temp_path ${quote(path.join(dir, 'client_body'))};
-  proxy_temp_path ${quote(path.join(dir, 'proxy'))};
-  fastcgi_temp_path ${quote(path.join(dir, 'fastcgi'))};
-  uwsgi_temp_path ${quote(path.join(dir, 'uwsgi'))};
-  scgi_temp_path ${quote(path.join(dir, 'scgi'))};
-  server {
-    listen 127.0.0.1:${port};
-${locations}
-    location / {
-      return 404;
-    }
-  }
-}
-`;
-}
-
-async function startNginx(workDir, targets) {
-  const bin = findNginx();
-  const dir = path.join(workDir, 'nginx');
-  mkdirSync(path.join(dir, 'www'), { recursive: true });
-  for (const t of targets) writeFileSync(path.join(dir, 'www', `${t.name}.body`), t.body);
-  const port = await freePort();
-  const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(conf, nginxConfig({ dir, port, targets }));
-  const logFile = path.join(dir, 'error.log');
-  const test = spawnSync(bin, ['-t', '-q', '-p', dir, '-c', conf, '-e', logFile], { encoding: 'utf8' });
-  if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}${test.stdout}\n${conf}`);
-  const child = spawn(bin, ['-p', dir, '-c', conf, '-e', logFile], { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.on('data', (d) => process.stderr.write(`nginx: ${d}`));
-  // SIGTERM is nginx's fast shutdown; the master stops its workers before it exits.
-  onCleanup(() => stopChild(child, 'SIGTERM', 10_000));
-  await waitUntil(
-    'nginx',
-    child,
-    logFile,
-    15_000,
-    async () => (await get(port, targets[0].path, 2000)).status === 200,
-  );
-  const version = spawnSync(bin, ['-v'], { encoding: 'utf8' }).stderr.trim();
-  console.log(`nginx ready on 127.0.0.1:${port} (pid ${child.pid}, ${version})`);
-
-  for (const t of targets) {
-    const res = await get(port, t.path);
-    if (res.status !== 200) throw new Error(`nginx GET ${t.path}: HTTP ${res.status}`);
-    if (res.body.length !== t.bytes) {
-      throw new Error(`nginx serves ${res.body.length} B for ${t.path}, the server ${t.bytes} B`);
-    }
-  }
-  return { port, child, version, conf };
-}
-
 // ---------------------------------------------------------------------------------------- CPU accounting
 
-// Where the 2 cores went during a run (Linux /proc; null elsewhere): the server, nginx (master and workers),
-// this process (autocannon) and everything else on the machine, which is noise for the figures.
-const CLOCK_TICKS = 100;
-
-function readTicks(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime + stime
-  } catch {
-    return 0;
-  }
-}
-
-function cpuSnapshot(pids) {
-  if (!existsSync('/proc/stat')) return null;
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = cpu.slice(0, 8).reduce((a, b) => a + b, 0);
-  const idle = cpu[3] + cpu[4];
-  // Per worker, since a worker could be replaced between two snapshots.
-  const nginx = new Map([[pids.nginx, readTicks(pids.nginx)]]);
-  for (const w of childPids(pids.nginx)) nginx.set(w, readTicks(w));
-  return { busy: total - idle, server: readTicks(pids.server), nginx, self: readTicks(process.pid) };
-}
-
-function cpuCores(a, b, seconds) {
-  if (!a || !b) return null;
-  const cores = (ticks) => ticks / CLOCK_TICKS / seconds;
-  let nginx = 0;
-  for (const [pid, t] of b.nginx) nginx += t - (a.nginx.get(pid) ?? 0);
-  const server = b.server - a.server;
-  const self = b.self - a.self;
-  const busy = b.busy - a.busy;
-  return {
-    server: cores(server),
-    nginx: cores(nginx),
-    autocannon: cores(self),
-    other: Math.max(0, cores(busy - server - nginx - self)),
-  };
-}
+// The sides of a run: the server, nginx (master and workers, counted per pid: a worker may be replaced between
+// two snapshots) and this process, which runs autocannon.
+const cpuSides = (pids) => ({
+  server: () => ticksOf(pids.server),
+  nginx: () => new Map([pids.nginx, ...childPids(pids.nginx)].map((pid) => [pid, ticksOf(pid)])),
+  autocannon: () => ticksOf(process.pid),
+});
 
 // ------------------------------------------------------------------------------------------ autocannon
 
@@ -453,37 +189,11 @@ function summarise({ result, check }) {
 /** When the measured server runs happened (µs, monotonic clock), to cut the CPU profile to them. */
 const profileWindows = [];
 
-/** Cores busy on the machine over `ms` (between runs that is other people's work: ours is idle). */
-async function busyCores(ms = 1000) {
-  if (!existsSync('/proc/stat')) return 0;
-  const busy = () => {
-    const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return cpu.slice(0, 8).reduce((a, b) => a + b, 0) - cpu[3] - cpu[4];
-  };
-  const a = busy();
-  await sleep(ms);
-  return (busy() - a) / CLOCK_TICKS / (ms / 1000);
-}
-
-/** On a shared machine, waits (up to BENCH_QUIET_WAIT s) until other processes leave the cores alone. */
-async function waitForQuiet() {
-  const deadline = Date.now() + settings.quietWaitMs;
-  // Other work comes in bursts (test suites, builds): 3 quiet seconds in a row before a run starts.
-  let cores = await busyCores(3000);
-  if (cores <= NOISE_CORES) return;
-  process.stdout.write(`  waiting for a quiet machine (${cores.toFixed(2)} cores busy elsewhere)`);
-  while (cores > NOISE_CORES && Date.now() < deadline) {
-    process.stdout.write('.');
-    cores = await busyCores(3000);
-  }
-  console.log(cores > NOISE_CORES ? ` still ${cores.toFixed(2)} cores busy: measuring anyway` : ' quiet');
-}
-
 /** Measures; a run disturbed by other processes is measured again (BENCH_RETRIES), keeping the quietest. */
 async function measure(side, port, target, pids) {
   let best = null;
   for (let attempt = 0; attempt <= settings.retries; attempt++) {
-    await waitForQuiet();
+    await waitForQuiet(settings.quietWaitMs);
     const run = await measureOnce(side, port, target, pids);
     const other = run.cpuCores?.other ?? 0;
     if (!best || other < (best.cpuCores?.other ?? 0)) best = run;
@@ -505,11 +215,11 @@ async function measureOnce(side, port, target, pids) {
       );
     }
   }
-  const cpuBefore = cpuSnapshot(pids);
+  const cpuBefore = cpuSnapshot(cpuSides(pids));
   const start = Number(process.hrtime.bigint() / 1000n);
   const run = summarise(await cannon(port, target, settings.seconds));
   const end = Number(process.hrtime.bigint() / 1000n);
-  run.cpuCores = cpuCores(cpuBefore, cpuSnapshot(pids), (end - start) / 1e6);
+  run.cpuCores = cpuCores(cpuBefore, cpuSnapshot(cpuSides(pids)));
   run.window = { name: target.label, start, end, requests: run.requests };
   const line = `  ${side.padEnd(6)} ${target.name.padEnd(6)} ${run.reqPerSec.toFixed(0).padStart(7)} req/s  p99 ${String(run.latencyP99Ms).padStart(4)} ms`;
   const c = run.cpuCores;
@@ -528,9 +238,6 @@ async function measureOnce(side, port, target, pids) {
 }
 
 // ---------------------------------------------------------------------------------------------- report
-
-const fmt = (n, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function table(rows) {
   const lines = [
@@ -576,10 +283,7 @@ function noisyRuns(rows) {
 
 async function main() {
   const startedAt = new Date();
-  const stamp = startedAt
-    .toISOString()
-    .replaceAll(':', '-')
-    .replace(/\.\d+Z$/, 'Z');
+  const stamp = fileStamp(startedAt);
   const unknown = settings.targets.filter((n) => !TARGET_NAMES.includes(n));
   if (unknown.length > 0)
     throw new Error(`BENCH_TARGETS: unknown ${unknown.join(', ')} (${TARGET_NAMES.join(', ')})`);
@@ -591,7 +295,12 @@ async function main() {
     `yueman foundation bench: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s per run, ${os.cpus().length} CPUs`,
   );
   findNginx(); // before the slow start of the server
-  const server = await startServer(workDir, profileDir);
+  const server = await startServer({
+    workDir,
+    env: { DEMO_LIBRARY: 'true' },
+    profileDir,
+    timeoutMs: settings.startTimeoutMs,
+  });
   let targets = await discoverTargets(server.port);
   if (settings.targets.length > 0) targets = targets.filter((t) => settings.targets.includes(t.name));
   console.log('targets:');
@@ -638,20 +347,10 @@ async function main() {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     settings: { ...settings, requestHeaders: REQUEST_HEADERS },
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model,
-      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      loadAvg: os.loadavg(),
-      node: process.version,
-      nginx: nginx.version,
-    },
+    machine: { ...machine(), nginx: nginx.version },
     aims: AIMS,
     results: rows,
   };
-  mkdirSync(resultsDir, { recursive: true });
-  const base = path.join(resultsDir, `foundation-${stamp}`);
-  writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
   const md = [
     `# Foundation benchmark, ${startedAt.toISOString()}`,
     '',
@@ -680,17 +379,7 @@ async function main() {
       md.push('## Server CPU profile', '', summary, '');
     }
   }
-  writeFileSync(`${base}.md`, md.join('\n'));
-  console.log(`results: ${path.relative(root, base)}.json and .md`);
+  writeResults(`foundation-${stamp}`, report, md.join('\n'));
 }
 
-main()
-  .then(async () => {
-    await cleanup();
-    process.exit(0);
-  })
-  .catch(async (err) => {
-    console.error(`\nbench failed: ${err?.stack ?? err}`);
-    await cleanup();
-    process.exit(1);
-  });
+runMain(main, 'nginx and the server');

@@ -1,14 +1,9 @@
-import { expect, test } from '@playwright/test';
-import type { BookDetail } from '@yueman/contract';
-import { shot, waitForVisitor } from './support.ts';
-
-async function detailOf(request: import('@playwright/test').APIRequestContext, bookId: number) {
-  const res = await request.get(`/api/book/detail/${bookId}`);
-  return ((await res.json()) as { data: BookDetail }).data;
-}
+import { bookDetail } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { expectImageLoaded, openAsVisitor, shot, storedShelf } from './support.ts';
 
 test('the detail page shows the book, its chapters and recommendations', async ({ page, request }) => {
-  const detail = await detailOf(request, 1);
+  const detail = await bookDetail(request, 1);
   await page.goto('/book/1');
   await expect(page.getByRole('heading', { name: detail.book.title })).toBeVisible();
   await expect(page.getByText(detail.book.author, { exact: true })).toBeVisible();
@@ -33,14 +28,14 @@ test('the favourite button toggles and is kept after a reload', async ({ page })
   await expect(page.getByRole('button', { name: '取消收藏' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('button', { name: '取消收藏' })).toBeVisible();
-  const shelf = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-shelf') ?? '{}').state);
-  expect(shelf.favourites.map((b: { bookId: number }) => b.bookId)).toEqual([2]);
+  const shelf = await storedShelf(page);
+  expect(shelf.favourites.map((b) => b.bookId)).toEqual([2]);
   await page.getByRole('button', { name: '取消收藏' }).click();
   await expect(page.getByRole('button', { name: '加入收藏' })).toBeVisible();
 });
 
 test('最新 opens the last chapter and 查看目录 the catalogue', async ({ page, request }) => {
-  const detail = await detailOf(request, 3);
+  const detail = await bookDetail(request, 3);
   await page.goto('/book/3');
   await page.getByRole('link', { name: '查看目录' }).click();
   await expect(page).toHaveURL(
@@ -59,9 +54,8 @@ test('an unknown book says so and links home', async ({ page }) => {
 });
 
 test('the catalogue lists every chapter with its price and opens the reader', async ({ page, request }) => {
-  const detail = await detailOf(request, 1);
-  await page.goto('/home');
-  await waitForVisitor(page);
+  const detail = await bookDetail(request, 1);
+  await openAsVisitor(page, '/home');
   await page.goto(`/book/1/catalog?title=${encodeURIComponent(detail.book.title)}`);
   await expect(page.locator('.top-bar')).toContainText(detail.book.title);
   const rows = page.locator('.chapter-row');
@@ -74,14 +68,14 @@ test('the catalogue lists every chapter with its price and opens the reader', as
   const thumb = rows.first().locator('img');
   await expect(thumb).toHaveAttribute('loading', 'lazy');
   await expect(thumb).toHaveAttribute('src', /chapters\/.+_180_0\.img$/);
-  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectImageLoaded(thumb);
   for (const img of await page.locator('.chapter-thumb').all()) {
     if (
       !(await img.isVisible()) ||
       !(await img.evaluate((el) => el.getBoundingClientRect().top < innerHeight))
     )
       continue;
-    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
+    await expectImageLoaded(img);
   }
   await shot(page, 'catalog');
   await rows.nth(1).click();

@@ -1,15 +1,15 @@
-import { expect, type Page, test } from '@playwright/test';
-import { shot } from './support.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { scrollUntil, shot } from './support.ts';
 
 const items = (page: Page) => page.getByTestId('category-item');
 
-async function scrollToEnd(page: Page) {
-  await expect(async () => {
-    await page.mouse.wheel(0, 4000);
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect(page.getByText('暂时没有更多漫画啦!')).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 30_000 });
-}
+const scrollToEnd = (page: Page) =>
+  scrollUntil(
+    page,
+    () => expect(page.getByText('暂时没有更多漫画啦!')).toBeVisible({ timeout: 1000 }),
+    30_000,
+  );
 
 test('category filters change the list and live in the address', async ({ page }) => {
   await page.goto('/category');

@@ -1,5 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { shot, waitForVisitor } from './support.ts';
+import type { HomeIndex } from '@yueman/contract';
+import { apiData } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { expectImageLoaded, openAsVisitor, seedShelf, shot } from './support.ts';
 
 const SECTIONS = [
   ['home-recommend', '推荐', '/home/recommend'],
@@ -13,18 +15,10 @@ const SECTIONS = [
 test('home shows the carousel, every section with books, and the banners for a new visitor', async ({
   page,
 }) => {
-  await page.goto('/home');
-  await waitForVisitor(page);
+  await openAsVisitor(page, '/home');
   const carousel = page.getByTestId('ad-carousel');
   await expect(carousel.locator('img').first()).toBeVisible();
-  await expect
-    .poll(() =>
-      carousel
-        .locator('img')
-        .first()
-        .evaluate((img: HTMLImageElement) => img.naturalWidth),
-    )
-    .toBeGreaterThan(0);
+  await expectImageLoaded(carousel.locator('img').first());
   await expect(page.getByRole('link', { name: '搜索' })).toHaveAttribute('href', '/search');
   for (const [testId, title, href] of SECTIONS) {
     const section = page.getByTestId(testId);
@@ -82,37 +76,27 @@ test('the carousel moves on by itself every 2.5 s, loops both ways, and a tap op
   await swipeTo('end');
   await expect(dots.nth(0)).toHaveClass(/is-shown/);
   await expect.poll(position).toBe(1);
-  const ads = await page.evaluate(
-    async () => (await (await fetch('/api/book/home/index')).json()).data.adList,
-  );
+  const { adList: ads } = await apiData<HomeIndex>(page.request, '/api/book/home/index');
   // The demo library's first ad opens a book (jump type 2).
-  expect(ads[0].jumpType).toBe(2);
+  expect(ads[0]?.jumpType).toBe(2);
   await carousel.locator('.ad-slide').first().click();
-  await expect(page).toHaveURL(new RegExp(`/book/${ads[0].bizId}$`));
+  await expect(page).toHaveURL(new RegExp(`/book/${ads[0]?.bizId}$`));
 });
 
 test('recent reading shows up to 3 history entries, linking to the chapter', async ({ page }) => {
-  await page.goto('/home');
-  await waitForVisitor(page);
-  const books = await page.evaluate(async () => {
-    const res = await fetch('/api/book/home/index');
-    return (await res.json()).data.recommendList.slice(0, 4);
+  await openAsVisitor(page, '/home');
+  const index = await apiData<HomeIndex>(page.request, '/api/book/home/index');
+  const books = index.recommendList.slice(0, 4);
+  await seedShelf(page, {
+    favourites: [],
+    history: books.map((bookInfo, i) => ({ bookInfo, number: i + 2, date: Date.now() - i })),
   });
-  await page.evaluate((list) => {
-    const history = list.map((bookInfo: unknown, i: number) => ({
-      bookInfo,
-      number: i + 2,
-      date: Date.now() - i,
-    }));
-    localStorage.setItem('ym-shelf', JSON.stringify({ state: { favourites: [], history }, version: 0 }));
-  }, books);
-  await page.reload();
   const recent = page.getByTestId('home-recent');
   await expect(recent.getByRole('heading', { name: '最近阅读' })).toBeVisible();
   await expect(recent.locator('a[href^="/book/read/"]')).toHaveCount(3);
   await expect(recent.locator('a[href^="/book/read/"]').first()).toHaveAttribute(
     'href',
-    `/book/read/${books[0].bookId}/2`,
+    `/book/read/${books[0]?.bookId}/2`,
   );
   await recent.scrollIntoViewIfNeeded();
   await expect(recent.locator('.cover img')).toHaveCount(3);

@@ -1,23 +1,15 @@
-import { expect, type Page, test } from '@playwright/test';
-import { shot } from './support.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { expectImageLoaded, scrollUntil, shot } from './support.ts';
 
 const items = (page: Page) => page.getByTestId('list-item');
 
-async function adLoaded(page: Page) {
-  const img = page.getByTestId('ad-carousel').locator('img').first();
-  await expect
-    .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth))
-    .toBeGreaterThan(0);
-}
+const adLoaded = (page: Page) => expectImageLoaded(page.getByTestId('ad-carousel').locator('img').first());
 
 /** Scrolls to the bottom until at least `n` items are shown. */
 async function loadAtLeast(page: Page, n: number) {
   await expect(items(page).first()).toBeVisible();
-  await expect(async () => {
-    await page.mouse.wheel(0, 4000);
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    expect(await items(page).count()).toBeGreaterThanOrEqual(n);
-  }).toPass({ timeout: 20_000 });
+  await scrollUntil(page, async () => expect(await items(page).count()).toBeGreaterThanOrEqual(n), 20_000);
 }
 
 test('ranked list: tiles then rows, NO.n numbering with hot badges, page 2 and the end', async ({ page }) => {

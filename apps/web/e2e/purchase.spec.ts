@@ -1,6 +1,9 @@
-import { expect, type Page, test } from '@playwright/test';
-import type { PayConfig, RechargeResponse, UserInfo } from '@yueman/contract';
-import { shot, waitForVisitor } from './support.ts';
+import type { Page } from '@playwright/test';
+import type { PayConfig } from '@yueman/contract';
+import { rechargeOf, userInfo } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { ORDER_NO, payAmount, waitForUser } from './pay.ts';
+import { chinaDate, openAsVisitor, settledShot, shot, storedUser } from './support.ts';
 
 // The recharge centre against the real server: its packs and channels are the demo seed's, its cashier is the
 // sandbox gateway's own page, and the coins arrive by the sandbox's signed, asynchronous notification.
@@ -10,29 +13,11 @@ const ANDROID_SHELL_UA =
 const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
 
-type Envelope<T> = { result: boolean; code: number; msg: string; data: T };
-
 const yuan = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
-
-/** The recharge answer as this visitor's browser gets it (same session cookie). */
-async function rechargeOf(page: Page, appType = 'wap_browser') {
-  return page.evaluate(async (type) => {
-    const res = await fetch(`/api/user/recharge?appType=${type}`, { credentials: 'include' });
-    return ((await res.json()) as Envelope<RechargeResponse>).data;
-  }, appType);
-}
-
-async function userInfoOf(page: Page) {
-  return page.evaluate(async () => {
-    const res = await fetch('/api/user/info', { credentials: 'include' });
-    return ((await res.json()) as Envelope<UserInfo>).data;
-  });
-}
 
 /** A new visitor on the recharge centre, once registration has finished. */
 async function openRechargeCentre(page: Page, query = '') {
-  await page.goto('/home');
-  await waitForVisitor(page);
+  await openAsVisitor(page, '/home');
   const asked = page.waitForRequest((r) => r.url().includes('/api/user/recharge?'));
   await page.goto(`/purchase${query}`);
   const request = await asked;
@@ -47,16 +32,6 @@ async function pickChannelAndConfirm(page: Page, channelCode: string) {
   await page.getByRole('button', { name: '立即充值' }).click();
   await page.getByTestId(`channel-${channelCode}`).click();
   await page.getByRole('dialog').getByRole('button', { name: '确认支付' }).click();
-}
-
-/** antd-mobile's sheets and dialogs animate in with JS springs: a screenshot waits for them to come to rest. */
-const settle = (page: Page) => page.waitForTimeout(600);
-
-/** The notifier delivers asynchronously: poll the server until the credit shows (bounded). */
-async function waitForUser(page: Page, done: (u: UserInfo) => boolean) {
-  await expect
-    .poll(async () => done(await userInfoOf(page)), { timeout: 30_000, intervals: [250, 500, 1000] })
-    .toBe(true);
 }
 
 test('the recharge centre shows packs in yuan with the default chosen, channels grouped with 9.5折, and the 2-minute warning', async ({
@@ -112,7 +87,7 @@ test('the recharge centre shows packs in yuan with the default chosen, channels 
   for (const channel of recharge.subTypes) {
     const row = page.getByTestId(`channel-${channel.subTypeCode}`);
     await expect(row).toContainText(channel.subTypeDesc);
-    const pays = Math.floor((chosen.amountLevel * Math.round(channel.discount * 10) + 50) / 100);
+    const pays = payAmount(chosen, channel);
     if (channel.discount < 10) {
       await expect(row).toContainText(`${channel.discount}折`);
       await expect(row.locator('.channel-price')).toContainText(`¥${yuan(pays)}`);
@@ -124,17 +99,15 @@ test('the recharge centre shows packs in yuan with the default chosen, channels 
   const wechat = recharge.subTypes.find((s) => s.discount === 9.5);
   if (!wechat) throw new Error('the demo seed has a 9.5折 channel');
   await expect(page.getByTestId(`channel-${wechat.subTypeCode}`)).toContainText('9.5折');
-  await settle(page);
-  await shot(page, 'purchase-channels');
+  await settledShot(page, 'purchase-channels');
 
   await page.getByTestId(`channel-${wechat.subTypeCode}`).click();
   const warning = page.getByRole('dialog').filter({ hasText: '2分钟' });
   await expect(warning).toBeVisible();
   await expect(warning).toContainText('请在2分钟内完成支付');
-  await expect(warning).toContainText(`¥${yuan(Math.round((chosen.amountLevel * 95) / 100))}`);
+  await expect(warning).toContainText(`¥${yuan(payAmount(chosen, wechat))}`);
   await expect(sheet).toBeHidden();
-  await settle(page);
-  await shot(page, 'purchase-warning');
+  await settledShot(page, 'purchase-warning');
   await warning.getByRole('button', { name: '取消' }).click();
   await expect(warning).toBeHidden();
   await expect(page).toHaveURL(/\/purchase$/);
@@ -149,12 +122,12 @@ test('a new visitor tops up coins through the sandbox cashier, comes back, confi
   const channel = recharge.subTypes.find((s) => s.discount === 9.5);
   if (!channel) throw new Error('the demo seed has a 9.5折 channel');
   const before = recharge.availableAmount;
-  const user = await userInfoOf(page);
+  const user = await userInfo(page);
 
   const apply = page.waitForRequest((r) => r.url().includes('/h5/pay/apply?'));
   await pickChannelAndConfirm(page, channel.subTypeCode);
   const q = new URL((await apply).url()).searchParams;
-  const pays = Math.floor((pack.amountLevel * 95 + 50) / 100);
+  const pays = payAmount(pack, channel);
   expect(Object.fromEntries(q)).toMatchObject({
     rechargerAmount: String(pays),
     payPurposeId: String(pack.id),
@@ -179,23 +152,19 @@ test('a new visitor tops up coins through the sandbox cashier, comes back, confi
   const ask = page.getByRole('dialog').filter({ hasText: '您是否已完成支付？' });
   await expect(ask).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('ym-pay-visited'))).toBeNull();
-  await settle(page);
-  await shot(page, 'purchase-after-pay-ask');
+  await settledShot(page, 'purchase-after-pay-ask');
   await ask.getByRole('button', { name: '已完成支付' }).click();
   const saved = page.getByRole('dialog').filter({ hasText: '请保存账号' });
   await expect(saved.getByTestId('after-pay-account-name')).toHaveText(user.account);
-  const password = await page.evaluate(
-    () => JSON.parse(localStorage.getItem('ym-user') ?? '{}').state.password,
-  );
+  const { password } = await storedUser(page);
   expect(password).toMatch(/^\S{12,}$/);
   await expect(saved.getByTestId('after-pay-password')).toHaveText(password);
   await expect(saved.getByRole('button', { name: '绑定手机' })).toBeVisible();
   // The order number to keep for find-account, once the notification has landed.
-  await expect(saved.getByTestId('after-pay-order-no')).toHaveText(/^YM\d{8}[0-9A-F]{16}$/, {
+  await expect(saved.getByTestId('after-pay-order-no')).toHaveText(ORDER_NO, {
     timeout: 20_000,
   });
-  await settle(page);
-  await shot(page, 'purchase-after-pay-yes');
+  await settledShot(page, 'purchase-after-pay-yes');
   await saved.getByRole('button', { name: '我已保存' }).click();
   await expect(saved).toBeHidden();
 
@@ -227,11 +196,9 @@ test('buying VIP from a book returns to the book, and /user then shows the VIP e
   await expect(page.getByText('您是否已完成支付？')).toHaveCount(0);
 
   await waitForUser(page, (u) => u.vipType !== 'none' && u.vipEndDate !== '');
-  const info = await userInfoOf(page);
+  const info = await userInfo(page);
   // itemCount days from now, in China time (the date part; the hour can cross midnight only at the edge).
-  const expected = new Date(Date.now() + vip.itemCount * 86_400_000).toLocaleDateString('sv-SE', {
-    timeZone: 'Asia/Shanghai',
-  });
+  const expected = chinaDate(new Date(Date.now() + vip.itemCount * 86_400_000));
   expect(info.vipEndDate.slice(0, 10)).toBe(expected);
 
   // The question waits for /home or /user.
@@ -253,32 +220,29 @@ test('cancelling at the cashier comes back to /user, where 遇到问题 shows th
   await pickChannelAndConfirm(page, alipay.subTypeCode);
   await page.getByRole('button', { name: '取消' }).click();
   await expect(page).toHaveURL(/\/user$/);
-  const account = (await userInfoOf(page)).account;
+  const account = (await userInfo(page)).account;
   await page.getByRole('dialog').getByRole('button', { name: '遇到问题' }).click();
   const trouble = page.getByTestId('after-pay-trouble');
   await expect(trouble).toContainText('安卓浏览器');
   await expect(trouble).toContainText('账单');
   await expect(trouble).toContainText(account);
   await expect(trouble).toContainText('10:00-21:00');
-  await settle(page);
-  await shot(page, 'purchase-after-pay-no');
+  await settledShot(page, 'purchase-after-pay-no');
   await page.getByRole('dialog').getByRole('button', { name: '我知道了' }).click();
   await expect(trouble).toBeHidden();
-  expect((await userInfoOf(page)).avaliableAmount).toBe(recharge.availableAmount);
+  expect((await userInfo(page)).avaliableAmount).toBe(recharge.availableAmount);
 });
 
 test.describe('on an iPhone', () => {
   test.use({ userAgent: IPHONE_UA });
   test('遇到问题 shows the iOS steps', async ({ page }) => {
-    await page.goto('/home');
-    await waitForVisitor(page);
+    await openAsVisitor(page, '/home');
     await page.evaluate(() => localStorage.setItem('ym-pay-visited', JSON.stringify({ at: Date.now() })));
     await page.goto('/user');
     await page.getByRole('dialog').getByRole('button', { name: '遇到问题' }).click();
     await expect(page.getByTestId('after-pay-trouble')).toContainText('iPhone');
     await expect(page.getByTestId('after-pay-trouble')).toContainText('Safari');
-    await settle(page);
-    await shot(page, 'purchase-after-pay-no-ios');
+    await settledShot(page, 'purchase-after-pay-no-ios');
   });
 });
 
@@ -300,8 +264,7 @@ test.describe('inside the Android app shell', () => {
     await expect(cashier.getByRole('button', { name: '确认支付' })).toBeVisible();
     const box = await page.locator('iframe.pay-frame').boundingBox();
     expect(box?.height).toBeGreaterThan(600);
-    await settle(page);
-    await shot(page, 'purchase-pay-frame');
+    await settledShot(page, 'purchase-pay-frame');
 
     await cashier.getByRole('button', { name: '确认支付' }).click();
     await expect(page).toHaveURL(/\/user$/);

@@ -1,46 +1,15 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import type { BookDetail, UserInfo } from '@yueman/contract';
-import { shot, waitForVisitor } from './support.ts';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { bookDetail, userInfo } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { payInSandbox } from './pay.ts';
+import { expectImageLoaded, openAsVisitor, shot } from './support.ts';
 
 // Buying chapters in the reader with real coins: the visitor pays through the sandbox gateway (the server's own
 // cashier and notification), then buys from the overlay, with auto-buy, runs short, and reads free with VIP.
 
-async function detailOf(request: APIRequestContext, bookId: number) {
-  return ((await (await request.get(`/api/book/detail/${bookId}`)).json()) as { data: BookDetail }).data;
-}
-
-async function userInfo(page: Page): Promise<UserInfo> {
-  return (await (await page.request.get('/api/user/info')).json()).data;
-}
-
-/** Pays for a pack through the sandbox cashier (alipay_wap: no discount) and waits for the coins or VIP. */
-async function topUp(page: Page, pack: { id: number; type: 'coin' | 'vip'; cents: number }) {
-  const before = await userInfo(page);
-  const q = new URLSearchParams({
-    rechargerAmount: String(pack.cents),
-    payPurposeId: String(pack.id),
-    payChannel: 'alipay_wap',
-    payPurpose: pack.type,
-    appType: 'wap_browser',
-    vueReturnUrl: '/user',
-  });
-  const apply = await page.request.get(`/h5/pay/apply?${q}`, { maxRedirects: 0 });
-  expect(apply.status()).toBe(302);
-  const cashier = new URL(apply.headers().location ?? '');
-  const confirm = await page.request.post(`${cashier.pathname}/confirm`, { maxRedirects: 0 });
-  expect(confirm.status()).toBe(302);
-  // The gateway notifies the server on its own; the coins arrive when it has been acknowledged.
-  await expect
-    .poll(async () => {
-      const now = await userInfo(page);
-      return pack.type === 'coin' ? now.avaliableAmount > before.avaliableAmount : now.vipType !== 'none';
-    })
-    .toBe(true);
-}
-
 async function pricedChapters(request: APIRequestContext, vipFree: boolean) {
   for (let bookId = 1; bookId <= 64; bookId++) {
-    const detail = await detailOf(request, bookId);
+    const detail = await bookDetail(request, bookId);
     if (detail.book.vipFree !== vipFree) continue;
     const priced = detail.chapterList.filter((c) => c.price > 0);
     if (priced.length >= 2) return { detail, priced };
@@ -52,12 +21,11 @@ const readerUrl = (bookId: number, number: number) => `/book/read/${bookId}/${nu
 const pages = (page: Page) => page.locator('.reader-page-img');
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/home');
-  await waitForVisitor(page);
+  await openAsVisitor(page, '/home');
 });
 
 test('buys a chapter from the overlay, then reads it; buying again charges nothing', async ({ page }) => {
-  await topUp(page, { id: 1, type: 'coin', cents: 600 });
+  await payInSandbox(page, 'coin'); // 600 coins
   const { detail, priced } = await pricedChapters(page.request, true);
   const chapter = priced[0] as (typeof priced)[number];
   await page.goto(readerUrl(detail.book.bookId, chapter.number));
@@ -69,7 +37,7 @@ test('buys a chapter from the overlay, then reads it; buying again charges nothi
   await expect(buy).toHaveCount(0);
   // The bought pages load through granted URLs (docs/contract.md section 5); the plain path of the same page is refused.
   const first = pages(page).first();
-  await expect.poll(() => first.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectImageLoaded(first);
   const src = (await first.getAttribute('src')) ?? '';
   expect(new URL(src, page.url()).pathname).toMatch(/^\/g\/\d+\/[A-Za-z0-9_-]{22}\/pages\//);
   const plain = new URL(src, page.url()).pathname.replace(/^\/g\/\d+\/[^/]+/, '');
@@ -92,7 +60,7 @@ test('buys a chapter from the overlay, then reads it; buying again charges nothi
 });
 
 test('with 自动购买下一话 on, the next priced chapter is bought without a dialog', async ({ page }) => {
-  await topUp(page, { id: 1, type: 'coin', cents: 600 });
+  await payInSandbox(page, 'coin'); // 600 coins
   const { detail, priced } = await pricedChapters(page.request, true);
   const [first, second] = priced as [(typeof priced)[number], (typeof priced)[number]];
   await page.goto(readerUrl(detail.book.bookId, first.number));
@@ -126,7 +94,7 @@ test('running out of coins leads to the recharge centre with the book id', async
 });
 
 test('VIP reads a VIP-free book free; a book that is not VIP-free still asks to buy', async ({ page }) => {
-  await topUp(page, { id: 5, type: 'vip', cents: 3000 });
+  await payInSandbox(page, 'vip');
   const free = await pricedChapters(page.request, true);
   await page.goto(readerUrl(free.detail.book.bookId, (free.priced[0] as { number: number }).number));
   await expect(pages(page).first()).toBeVisible();

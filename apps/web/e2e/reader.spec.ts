@@ -1,20 +1,14 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import type { BookDetail } from '@yueman/contract';
-import { shot, waitForVisitor } from './support.ts';
-
-async function detailOf(request: APIRequestContext, bookId: number) {
-  const res = await request.get(`/api/book/detail/${bookId}`);
-  return ((await res.json()) as { data: BookDetail }).data;
-}
+import type { Page } from '@playwright/test';
+import { bookDetail } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { expectImageLoaded, openAsVisitor, shot, storedShelf } from './support.ts';
 
 const bottomBar = (page: Page) => page.locator('.reader-bottom');
 const firstPage = (page: Page) => page.locator('.reader-page-img').first();
 
 async function expectLoadedPage(page: Page) {
   await expect(firstPage(page)).toBeVisible();
-  await expect
-    .poll(() => firstPage(page).evaluate((img: HTMLImageElement) => img.naturalWidth))
-    .toBeGreaterThan(0);
+  await expectImageLoaded(firstPage(page));
 }
 
 test('开始阅读 opens chapter 1 with real pages at width 1000; next and previous replace the route', async ({
@@ -73,9 +67,8 @@ test('the menus hide while scrolling and show again at the bottom and on tap', a
 });
 
 test('next on the last chapter says it is the last', async ({ page, request }) => {
-  const detail = await detailOf(request, 1);
-  await page.goto('/home');
-  await waitForVisitor(page);
+  const detail = await bookDetail(request, 1);
+  await openAsVisitor(page, '/home');
   await page.goto(`/book/read/1/${detail.lastChapter?.number}?title=x`);
   await expect(page.locator('.reader-top')).toContainText(detail.lastChapter?.title ?? '');
   await bottomBar(page).getByRole('button', { name: '下一话' }).click();
@@ -87,11 +80,10 @@ test('a priced chapter shows the buy overlay; without coins it leads to the rech
   page,
   request,
 }) => {
-  const detail = await detailOf(request, 3);
+  const detail = await bookDetail(request, 3);
   const priced = detail.chapterList.find((c) => c.price > 0);
   if (!priced) throw new Error('book 3 has no priced chapter');
-  await page.goto('/home');
-  await waitForVisitor(page);
+  await openAsVisitor(page, '/home');
   await page.goto(`/book/read/3/${priced.number}?title=${encodeURIComponent(detail.book.title)}`);
   const buy = page.locator('.reader-pay-buy');
   await expect(buy).toBeVisible();
@@ -121,7 +113,7 @@ test('after reading, 开始阅读 offers to continue at the last chapter read', 
   await page.goto('/book/read/4/2?title=x');
   await expectLoadedPage(page);
   await expect
-    .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('ym-shelf') ?? '{}').state?.history?.[0]))
+    .poll(async () => (await storedShelf(page))?.history?.[0])
     .toMatchObject({ number: 2, bookInfo: { bookId: 4 } });
   await page.goto('/book/4');
   await page.getByRole('button', { name: /开始阅读/ }).click();
@@ -138,8 +130,8 @@ test('the shelf button in the reader adds the book to favourites', async ({ page
   await expectLoadedPage(page);
   await bottomBar(page).getByRole('button', { name: '收藏' }).click();
   await expect(bottomBar(page).getByRole('button', { name: '已收藏' })).toBeVisible();
-  const shelf = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-shelf') ?? '{}').state);
-  expect(shelf.favourites.map((b: { bookId: number }) => b.bookId)).toEqual([5]);
+  const shelf = await storedShelf(page);
+  expect(shelf.favourites.map((b) => b.bookId)).toEqual([5]);
 });
 
 test('a book split in two shows each page as a pair side by side at half width', async ({ page }) => {

@@ -1,5 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
-import { shot, waitForVisitor } from './support.ts';
+import type { Page } from '@playwright/test';
+import { bookDetail } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { openAsVisitor, shot } from './support.ts';
 
 const field = (page: Page) => page.getByPlaceholder('书名或作者');
 const submit = (page: Page) => page.getByRole('button', { name: '搜索', exact: true });
@@ -11,8 +13,7 @@ async function searchFor(page: Page, word: string) {
 }
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/search');
-  await waitForVisitor(page);
+  await openAsVisitor(page, '/search');
 });
 
 test('an empty or over-long keyword is refused with the spec messages', async ({ page }) => {
@@ -50,8 +51,7 @@ test('hot words are shown and tapping one searches for it', async ({ page }) => 
 test('two characters of a title find the book; a word with no match shows the empty state', async ({
   page,
 }) => {
-  const detail = await (await page.request.get('/api/book/detail/1')).json();
-  const title: string = detail.data.book.title;
+  const { title } = (await bookDetail(page.request, 1)).book;
   await searchFor(page, title.slice(0, 2));
   const results = page.getByRole('region', { name: '搜索结果' });
   await expect(results.getByRole('link', { name: new RegExp(title) }).first()).toBeVisible();

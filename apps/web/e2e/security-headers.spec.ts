@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { rechargeOf } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { payAmount } from './pay.ts';
 import { waitForVisitor } from './support.ts';
 
 // The content security policy fits the app: no screen, and not the pay page with the cashier in its frame, has
@@ -34,14 +36,14 @@ test('no screen breaks the content security policy', async ({ page }) => {
   }
 
   // The pay page framing the sandbox cashier, as app channels use it.
-  const recharge = (await (await page.request.get('/api/user/recharge?appType=wap_browser')).json()).data;
-  const pack = recharge.payConfigs.find((c: { type: string }) => c.type === 'coin');
+  const recharge = await rechargeOf(page);
+  const pack = recharge.payConfigs.find((c) => c.type === 'coin');
   const channel = recharge.subTypes[0];
-  const tenths = Math.round(channel.discount * 10);
+  if (!pack || !channel) throw new Error('the demo shop has a coin pack and a channel');
   const query = new URLSearchParams({
     payChannel: channel.subTypeCode,
     payPurpose: 'coin',
-    rechargerAmount: String(Math.floor((pack.amountLevel * tenths + 50) / 100)),
+    rechargerAmount: String(payAmount(pack, channel)),
   });
   const order = (await (await page.request.post(`/api/pay/pay?${query}`)).json()).data;
   await page.goto(`/user/purchase/pay?goUrl=${encodeURIComponent(order.payUrl)}`);

@@ -1,22 +1,22 @@
-import { expect, type Page, test } from '@playwright/test';
-import { shot, waitForVisitor } from './support.ts';
+import type { Page } from '@playwright/test';
+import { bookDetail } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { openAsVisitor, seedShelf, shot, storedShelf } from './support.ts';
 
-async function book(page: Page, id: number) {
-  const res = await page.request.get(`/api/book/detail/${id}`);
-  return (await res.json()).data.book;
-}
-
-async function seedShelf(page: Page) {
-  const [a, b, c] = await Promise.all([book(page, 1), book(page, 2), book(page, 3)]);
+/** Books 1 and 2 in the favourites; 3 (chapter 3, a minute ago) and 1 (chapter 2, yesterday) in the history. */
+async function seedBooks(page: Page) {
+  const [a, b, c] = (await Promise.all([1, 2, 3].map((id) => bookDetail(page.request, id)))).map(
+    (d) => d.book,
+  );
+  if (!a || !b || !c) throw new Error('the demo library has books 1 to 3');
   const now = Date.now();
-  await page.evaluate((state) => localStorage.setItem('ym-shelf', JSON.stringify({ state, version: 0 })), {
+  await seedShelf(page, {
     favourites: [a, b],
     history: [
       { bookInfo: c, number: 3, date: now - 60_000 },
       { bookInfo: a, number: 2, date: now - 86_400_000 },
     ],
   });
-  await page.reload();
   return { a, b, c };
 }
 
@@ -30,9 +30,8 @@ test('an empty shelf shows the empty state on both tabs', async ({ page }) => {
 });
 
 test('favourites are listed and can be removed', async ({ page }) => {
-  await page.goto('/shelf');
-  await waitForVisitor(page);
-  const { a, b } = await seedShelf(page);
+  await openAsVisitor(page, '/shelf');
+  const { a, b } = await seedBooks(page);
   const list = page.getByRole('list', { name: '我的收藏' });
   await expect(list.getByRole('listitem')).toHaveCount(2);
   await expect(list.getByText(a.title)).toBeVisible();
@@ -43,17 +42,16 @@ test('favourites are listed and can be removed', async ({ page }) => {
   await list.getByRole('button', { name: `取消收藏 ${b.title}` }).click();
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByText(b.title)).toBeHidden();
-  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-shelf') ?? '{}'));
-  expect(stored.state.favourites.map((x: { bookId: number }) => x.bookId)).toEqual([a.bookId]);
+  const stored = await storedShelf(page);
+  expect(stored.favourites.map((x) => x.bookId)).toEqual([a.bookId]);
 
   await list.getByRole('button', { name: `取消收藏 ${a.title}` }).click();
   await expect(page.getByText('暂时没有记录')).toBeVisible();
 });
 
 test('?active=history shows reading history; an entry continues at its chapter', async ({ page }) => {
-  await page.goto('/shelf?active=history');
-  await waitForVisitor(page);
-  const { c } = await seedShelf(page);
+  await openAsVisitor(page, '/shelf?active=history');
+  const { c } = await seedBooks(page);
   await expect(page.getByRole('tab', { name: '阅读历史' })).toHaveAttribute('aria-selected', 'true');
   const list = page.getByRole('list', { name: '阅读历史' });
   await expect(list.getByRole('listitem')).toHaveCount(2);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { shot, waitForVisitor } from './support.ts';
 
 test('the placeholder home says the site is being created and goes on to /home with tgId', async ({
@@ -18,8 +18,7 @@ test('a new visitor is registered once, with the branch and visitor id from the 
   const registers: string[] = [];
   page.on('request', (r) => r.url().includes('/api/user/register') && registers.push(r.url()));
   await page.goto('/home?tgId=12&visitorId=visitor-e2e-0002');
-  await waitForVisitor(page);
-  const user = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-user') ?? '{}').state);
+  const user = await waitForVisitor(page);
   expect(user.userInfo).toMatchObject({ visitorId: 'visitor-e2e-0002', branchId: 12 });
   expect(user.password.length).toBeGreaterThanOrEqual(12);
   await page.reload();

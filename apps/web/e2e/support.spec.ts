@@ -1,15 +1,9 @@
-import { expect, test } from '@playwright/test';
-import { PC_UA, shot, WECHAT_UA, waitForVisitor } from './support.ts';
+import { apiData } from './api.ts';
+import { expect, test } from './fixtures.ts';
+import { openAsVisitor, PC, shot, WECHAT } from './support.ts';
 
-test('a PC browser lands on the PC page with a QR code of the site', async ({ browser, baseURL }) => {
-  const context = await browser.newContext({
-    userAgent: PC_UA,
-    isMobile: false,
-    hasTouch: false,
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: 1,
-  });
-  const page = await context.newPage();
+test('a PC browser lands on the PC page with a QR code of the site', async ({ device, baseURL }) => {
+  const page = await device(PC);
   await page.goto('/home');
   await expect(page).toHaveURL(/\/pc$/);
   const qr = page.getByRole('img', { name: '阅漫手机版二维码' });
@@ -18,33 +12,23 @@ test('a PC browser lands on the PC page with a QR code of the site', async ({ br
   await expect(page.getByText('请使用手机扫描二维码访问')).toBeVisible();
   await expect(page.getByText(`${baseURL}/home`, { exact: true })).toBeVisible();
   await shot(page, 'pc');
-  await context.close();
 });
 
-test('a WeChat browser lands on the open-in-browser prompt', async ({ browser, baseURL }) => {
-  const context = await browser.newContext({
-    userAgent: WECHAT_UA,
-    isMobile: true,
-    hasTouch: true,
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 3,
-  });
-  const page = await context.newPage();
+test('a WeChat browser lands on the open-in-browser prompt', async ({ device, baseURL }) => {
+  const page = await device(WECHAT);
   await page.goto('/book/1');
   await expect(page).toHaveURL(/\/open-in-browser\?from=%2Fbook%2F1$/);
   await expect(page.getByText('在浏览器打开')).toBeVisible();
   await expect(page.getByText('···')).toBeVisible();
   await expect(page.getByText(`${baseURL}/book/1`, { exact: true })).toBeVisible();
   await shot(page, 'open-in-browser');
-  await context.close();
 });
 
 test('the report page links only the service address common info gives', async ({ page }) => {
-  const info = (await (await page.request.get('/api/common/info/v2/-2')).json()).data;
+  const info = await apiData<{ customerServiceQQ: string }>(page.request, '/api/common/info/v2/-2');
   const ours = `mqqwpa://im/chat?chat_type=wpa&uin=${info.customerServiceQQ}`;
   for (const foreign of ['https://evil.example/kefu', 'mqqwpa://im/chat?chat_type=wpa&uin=10001']) {
-    await page.goto(`/h5/report?serviceUrl=${encodeURIComponent(foreign)}`);
-    await waitForVisitor(page);
+    await openAsVisitor(page, `/h5/report?serviceUrl=${encodeURIComponent(foreign)}`);
     await expect(page.getByRole('link', { name: '联系在线客服' })).toHaveAttribute('href', ours);
   }
   await page.goto(`/h5/report?serviceUrl=${encodeURIComponent(ours)}`);
@@ -53,8 +37,7 @@ test('the report page links only the service address common info gives', async (
 });
 
 test('a complaint is stored and the reader returns to vueReturnUrl', async ({ page }) => {
-  await page.goto(`/h5/report?vueReturnUrl=${encodeURIComponent('/shelf?active=history')}`);
-  await waitForVisitor(page);
+  await openAsVisitor(page, `/h5/report?vueReturnUrl=${encodeURIComponent('/shelf?active=history')}`);
   await expect(page.getByRole('link', { name: '联系在线客服' })).toHaveAttribute('href', /^mqqwpa:/);
   await page.getByRole('button', { name: '提交' }).click();
   await expect(page.getByText('请选择投诉原因')).toBeVisible();
@@ -81,8 +64,7 @@ test('a complaint is stored and the reader returns to vueReturnUrl', async ({ pa
 
 for (const evil of ['https://evil.example', '//evil.example/home', '/\\evil.example']) {
   test(`a vueReturnUrl of ${evil} returns to /home instead`, async ({ page }) => {
-    await page.goto(`/h5/report?vueReturnUrl=${encodeURIComponent(evil)}`);
-    await waitForVisitor(page);
+    await openAsVisitor(page, `/h5/report?vueReturnUrl=${encodeURIComponent(evil)}`);
     await page.getByText('其他').click();
     const answered = page.waitForResponse((r) => r.url().includes('/api/support/report'));
     await page.getByRole('button', { name: '提交' }).click();
@@ -92,9 +74,7 @@ for (const evil of ['https://evil.example', '//evil.example/home', '/\\evil.exam
 }
 
 test('the account tab shows account, password, coins, VIP expiry and service hours', async ({ page }) => {
-  await page.goto('/user');
-  await waitForVisitor(page);
-  const user = await page.evaluate(() => JSON.parse(localStorage.getItem('ym-user') ?? '{}').state);
+  const user = await openAsVisitor(page, '/user');
   await expect(page.getByTestId('user-account')).toHaveText(user.userInfo.account);
   await expect(page.getByTestId('user-password')).toHaveText(user.password);
   await expect(page.getByTestId('user-coins')).toHaveText(String(user.userInfo.avaliableAmount));
