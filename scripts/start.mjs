@@ -1,31 +1,57 @@
-// `npm start`: build the web app when its sources are newer than the build, then run the server.
-// `npm run dev`: the same with the server restarting on change.
+// `npm start`: build the web app and the server when their sources are newer than their builds, then run the built
+// server (node apps/server/dist/main.js). `npm run dev`: the web app's build as above, and the server's TypeScript
+// through `tsx watch`, restarting on change.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'apps/web');
-const built = path.join(web, 'dist/index.html');
+const webBuilt = path.join(web, 'dist/index.html');
+const serverBuilt = path.join(root, 'apps/server/dist/main.js');
 
-function newest(dir) {
-  let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+/** The newest modification time under a file or folder. */
+function newest(file) {
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let t = stat.mtimeMs; // a deleted file shows only as its folder's change
+  for (const entry of readdirSync(file, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'e2e') continue;
-    const p = path.join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    t = Math.max(t, newest(path.join(file, entry.name)));
   }
   return t;
 }
+const stale = (built, sources) =>
+  !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
 
-if (!existsSync(built) || newest(web) > statSync(built).mtimeMs) {
+if (stale(webBuilt, [web])) {
   console.log('building the web app ...');
   const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
 const dev = process.argv.includes('--dev');
-const args = [...(dev ? ['watch'] : []), path.join(root, 'apps/server/src/main.ts')];
-const server = spawn(path.join(root, 'node_modules/.bin/tsx'), args, { cwd: root, stdio: 'inherit' });
+let command;
+let args;
+if (dev) {
+  command = path.join(root, 'node_modules/.bin/tsx');
+  args = ['watch', path.join(root, 'apps/server/src/main.ts')];
+} else {
+  const { buildServer, serverSources } = await import('./build-server.mjs');
+  if (stale(serverBuilt, serverSources)) {
+    console.log('building the server ...');
+    try {
+      await buildServer();
+    } catch (err) {
+      if (!err?.errors) console.error(err); // esbuild has already printed its own errors
+      process.exit(1);
+    }
+  }
+  command = process.execPath;
+  args = ['--enable-source-maps', serverBuilt];
+}
+
+const server = spawn(command, args, { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

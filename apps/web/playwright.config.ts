@@ -7,7 +7,7 @@ const root = new URL('../..', import.meta.url).pathname;
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: '../../.tmp/e2e-results',
+  outputDir: `../../.tmp/e2e-results-${port}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -41,8 +41,9 @@ export default defineConfig({
     },
   },
   webServer: {
+    // What `npm start` runs: the built server (built first if a source is newer, as when `npm run e2e` runs alone).
     // The server's log (pino JSON) goes to .tmp/e2e-server-<port>.log, to read when a spec fails.
-    command: `mkdir -p .tmp && rm -rf .tmp/e2e-data-${port} && node --import tsx apps/server/src/main.ts > .tmp/e2e-server-${port}.log`,
+    command: `mkdir -p .tmp && rm -rf .tmp/e2e-data-${port} && node scripts/start.mjs > .tmp/e2e-server-${port}.log`,
     cwd: root,
     url: `http://127.0.0.1:${port}/healthz`,
     timeout: 90_000,

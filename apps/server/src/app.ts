@@ -91,7 +91,7 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   registerInputGuard(app);
   await app.register(swagger, {
     openapi: {
-      info: { title: '阅漫 API', version: '1.0.0', description: 'See docs/contract.md in the repository' },
+      info: { title: '阅漫 API', version: '1.0.0', description: 'See docs/api.md in the repository' },
     },
   });
   await app.register(cookie);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import envSchema, { type EnvSchemaOpt } from 'env-schema';
 import { configSchema, type Env, EXTRA_KEYWORDS, FLAG_TRUE, KEY_FILES } from './config-schema.ts';
 import {
@@ -56,7 +57,7 @@ export interface Config {
   sandboxPayKey: Buffer;
   /**
    * Whether the built-in sandbox gateway takes payments: it gives coins away, so only on a local origin unless the
-   * operator says SANDBOX_PAY=true (docs/contract.md section 4).
+   * operator says SANDBOX_PAY=true (docs/api.md section 4).
    */
   sandboxPay: boolean;
   /** Our merchant id at the sandbox gateway; a notification for another merchant is refused. */
@@ -157,7 +158,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     loginFailuresPerAddress: env.LOGIN_FAILURES_PER_ADDRESS,
     findAccountPerHour: env.FIND_ACCOUNT_PER_HOUR,
     findAccountPerOrderPerHour: env.FIND_ACCOUNT_PER_ORDER_PER_HOUR,
-    webDist: path.resolve(env.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDist: path.resolve(env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
     sandboxPayKey: storedKey(env.SANDBOX_PAY_KEY, dataDir, 'SANDBOX_PAY_KEY'),
     sandboxPay: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : isLocalOrigin(publicOrigin),
     sandboxMerchantId: env.SANDBOX_MERCHANT_ID,

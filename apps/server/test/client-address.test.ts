@@ -1,4 +1,4 @@
-// The client address behind proxies (docs/contract.md section 2): a forged X-Forwarded-For never changes it, and readers
+// The client address behind proxies (docs/api.md section 2): a forged X-Forwarded-For never changes it, and readers
 // behind the operator's proxy are told apart.
 import { afterEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.ts';

@@ -1,4 +1,4 @@
-// The ledger's invariants (docs/contract.md section 3), asserted after every money test.
+// The ledger's invariants (docs/api.md section 3), asserted after every money test.
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../src/db/client.ts';

@@ -1,4 +1,4 @@
-// Requests from other sites change nothing (docs/contract.md section 2): Origin, or Referer without it, must be ours.
+// Requests from other sites change nothing (docs/api.md section 2): Origin, or Referer without it, must be ours.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { describeDb } from './test-database.ts';

@@ -35,7 +35,7 @@ test('buys a chapter from the overlay, then reads it; buying again charges nothi
   await expect(page.getByText('购买成功')).toBeVisible();
   await expect(pages(page).first()).toBeVisible();
   await expect(buy).toHaveCount(0);
-  // The bought pages load through granted URLs (docs/contract.md section 5); the plain path of the same page is refused.
+  // The bought pages load through granted URLs (docs/api.md section 5); the plain path of the same page is refused.
   const first = pages(page).first();
   await expectImageLoaded(first);
   const src = (await first.getAttribute('src')) ?? '';

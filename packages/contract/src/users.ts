@@ -29,7 +29,7 @@ export const UserFromMark = Type.Object({ firstVisit: Type.Boolean() });
 // The account calls take their fields from the query (the original client) or from a form body (the web app,
 // so that passwords stay out of URLs and logs); a field in the body wins.
 
-/** Login by account name or a bound mobile number (docs/contract.md section 2). */
+/** Login by account name or a bound mobile number (docs/api.md section 2). */
 export const LoginQuery = Type.Object({
   account: Type.String({ maxLength: 64, default: '' }),
   password: Type.String({ maxLength: 128, default: '' }),

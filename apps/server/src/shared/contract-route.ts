@@ -49,6 +49,8 @@ export function contractRoute<const R extends RouteSpec>(spec: R, extras: RouteE
     ...(extras.onRequest ? { onRequest: extras.onRequest } : {}),
     ...(preValidation.length > 0 ? { preValidation } : {}),
     // Absent inputs are left out, not set to undefined (Fastify warns of a schema 'not well specified').
-    schema: Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined)) as typeof schema,
+    schema: Object.fromEntries(
+      Object.entries(schema).filter(([, value]) => value !== undefined),
+    ) as typeof schema,
   };
 }

@@ -1,7 +1,7 @@
 import { Code } from '@yueman/contract';
 
 /**
- * Every failure a client can see, with its HTTP status and envelope code (docs/contract.md section 1).
+ * Every failure a client can see, with its HTTP status and envelope code (docs/api.md section 1).
  * Business outcomes (999, 400 no chapter, 101, find_account 404) answer HTTP 200 with result false;
  * transport problems answer their HTTP status with the same number as code. Each module words its own
  * failures in <domain>.errors.ts with these builders.

@@ -21,7 +21,7 @@ function claimedOrigin(req: FastifyRequest): string | undefined {
 }
 
 /**
- * Refuses state-changing requests from other sites (docs/contract.md section 2). Browsers send `Origin` on every POST (and
+ * Refuses state-changing requests from other sites (docs/api.md section 2). Browsers send `Origin` on every POST (and
  * `Referer` when a policy hides it), so a foreign or `null` origin is another site's page at work: a forged form or
  * fetch riding on the reader's cookie, or logging the reader into someone else's account. It is refused (403) before
  * any route runs, whether or not it carries the session. A request with neither header is not a browser's

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
 /**
- * Protective headers (docs/contract.md section 2), chosen by helmet: nosniff, a referrer policy, no framing, and a content
+ * Protective headers (docs/api.md section 2), chosen by helmet: nosniff, a referrer policy, no framing, and a content
  * security policy. JSON and images get the strictest policy (they load nothing); the web app's page and the
  * sandbox cashier set their own, fitted to what they load (appPolicy, cashierPolicy).
  *

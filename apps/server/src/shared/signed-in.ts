@@ -10,7 +10,7 @@ export interface SignedInUser {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in user, established by the `sid` cookie alone (docs/contract.md section 2). */
+    /** The signed-in user, established by the `sid` cookie alone (docs/api.md section 2). */
     user: SignedInUser | null;
   }
   interface FastifyReply {

@@ -70,7 +70,7 @@ export default fp(
         route.onRequest = append(route.onRequest, serveKept);
         route.onSend = append(route.onSend, keepAnswer);
       } else if (NO_STORE_PREFIXES.some((prefix) => route.url.startsWith(prefix))) {
-        // Dynamic calls are personal: no shared cache may keep them (docs/contract.md section 1).
+        // Dynamic calls are personal: no shared cache may keep them (docs/api.md section 1).
         route.onRequest = append(route.onRequest, noStore);
       }
     });

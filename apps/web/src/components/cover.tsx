@@ -8,7 +8,7 @@ const PLACEHOLDER =
   );
 
 /**
- * A book cover: fetched as encrypted text and decrypted in the browser (docs/contract.md section 5), with the
+ * A book cover: fetched as encrypted text and decrypted in the browser (docs/api.md section 5), with the
  * placeholder on 204. It reserves its box before loading (no layout shift) and loads only near the viewport
  * unless `eager`.
  */

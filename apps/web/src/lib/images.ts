@@ -2,7 +2,7 @@ import { runtimeConfig } from './runtime-config.ts';
 
 export type ImageWidth = 180 | 200 | 500 | 1000;
 
-/** `{imageBase}/{path}_{width}_0.img` (docs/contract.md section 5). */
+/** `{imageBase}/{path}_{width}_0.img` (docs/api.md section 5). */
 export const imageUrl = (path: string, width: ImageWidth) =>
   `${runtimeConfig.imageBase}/${path}_${width}_0.img`;
 

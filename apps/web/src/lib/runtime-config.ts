@@ -2,7 +2,7 @@ import type { RuntimeConfig } from '@yueman/contract';
 
 declare global {
   interface Window {
-    /** Injected by the server into index.html (docs/contract.md section 1); empty bases mean this page's origin. */
+    /** Injected by the server into index.html (docs/api.md section 1); empty bases mean this page's origin. */
     __APP_CONFIG__?: Partial<RuntimeConfig>;
   }
 }

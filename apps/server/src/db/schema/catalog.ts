@@ -66,7 +66,7 @@ export const chapters = pgTable(
     cover: text().notNull(),
     // Price in whole coins (阅币); 0 is free.
     price: integer().notNull().default(0),
-    // Page image paths in reading order (docs/contract.md section 5).
+    // Page image paths in reading order (docs/api.md section 5).
     pics: text().array().notNull().default(sql`'{}'::text[]`),
     content: text().notNull().default(''),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -49,7 +49,7 @@ export const payChannels = pgTable(
 
 /**
  * An order in the recharge centre: one pack paid through one channel. It keeps everything an operator needs to
- * reconcile it with the gateway (docs/contract.md section 4); its state changes are in pay_order_events.
+ * reconcile it with the gateway (docs/api.md section 4); its state changes are in pay_order_events.
  */
 export const payOrders = pgTable(
   'pay_orders',

@@ -5,7 +5,7 @@ import { payOrders } from './payments.ts';
 import { users } from './users.ts';
 
 /**
- * Coins (阅币) in a double-entry ledger (docs/contract.md section 3). Every movement is one transfer with a
+ * Coins (阅币) in a double-entry ledger (docs/api.md section 3). Every movement is one transfer with a
  * deterministic id and entries that sum to zero. A user's account keeps its balance in `balance`, updated in
  * the same transaction as its entries, and a CHECK keeps it from going below zero whatever the code does.
  * System accounts (`code` set: where bought coins come from, where spent coins go) keep no stored balance:
@@ -82,7 +82,7 @@ export const ledgerEntries = pgTable(
 
 /**
  * A chapter a reader owns. The primary key is the entitlement claim: a purchase inserts it first, so two
- * concurrent buys of one chapter cannot both charge (docs/contract.md section 3).
+ * concurrent buys of one chapter cannot both charge (docs/api.md section 3).
  */
 export const chapterPurchases = pgTable(
   'chapter_purchases',

@@ -121,7 +121,7 @@ export async function chapterList(
 
 /**
  * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
- * (docs/contract.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
+ * (docs/api.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
  * or code 101 when nobody is signed in. A readable priced chapter's pages come with grants.
  */
 export async function readChapter(
@@ -166,7 +166,7 @@ export async function readChapter(
   await repo.countRead(q.bookId);
   return {
     ...info,
-    // A priced chapter's pages are served only through these granted paths (docs/contract.md section 5).
+    // A priced chapter's pages are served only through these granted paths (docs/api.md section 5).
     bookPics: chapter.price > 0 ? chapter.pics.map(grantPage) : chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };

@@ -1,5 +1,5 @@
 // The paywall end to end: read_chapter hands out granted page paths only to readers who may read a priced
-// chapter, and the image host serves a priced page only through such a path (docs/contract.md section 5).
+// chapter, and the image host serves a priced page only through such a path (docs/api.md section 5).
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
  * Covers travel as text: base64 of IV (12 bytes) || AES-256-GCM ciphertext || tag (16 bytes), under the
- * key the runtime config hands to the web app (docs/contract.md section 5). The web app decrypts it with
+ * key the runtime config hands to the web app (docs/api.md section 5). The web app decrypts it with
  * Web Crypto, whose AES-GCM `decrypt` expects exactly ciphertext || tag after the IV.
  */
 const IV_BYTES = 12;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** docs/contract.md section 5: the only widths the image host renders. */
+/** docs/api.md section 5: the only widths the image host renders. */
 export const IMAGE_WIDTHS = [180, 200, 500, 1000] as const;
 export const WIDTH_MESSAGE = '图片宽度只能是 180、200、500 或 1000';
 export const PATH_MESSAGE = '图片路径不合法';

@@ -9,7 +9,7 @@ export type DrawMissingImage = (path: string) => Promise<Buffer | null>;
 
 /** What other modules may ask of the image host. */
 export interface ImagesPort {
-  /** A priced chapter's page path with an expiring grant in front (docs/contract.md section 5). */
+  /** A priced chapter's page path with an expiring grant in front (docs/api.md section 5). */
   grantPage(path: string): string;
   /** Answers an image URL (`{path}_{width}_0.img`); false, with nothing sent, when the URL is not one. */
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Grants on the page images of priced chapters (docs/contract.md section 5): `g/<expiry>/<mac>/<path>`, where mac is an
+ * Grants on the page images of priced chapters (docs/api.md section 5): `g/<expiry>/<mac>/<path>`, where mac is an
  * HMAC-SHA256, under a server key, of the expiry and the path. read_chapter hands a granted path only to a reader
  * who may read the chapter; the image host serves a priced page only with a valid, unexpired grant.
  *

@@ -24,7 +24,7 @@ const appAnswer = (order: PayOrder, channel: PayChannel, start: PaymentStart) =>
   expiresAt: order.expiresAt.toISOString(),
 });
 
-/** Who asks for an order and from where: kept on the order for reconciliation (docs/contract.md section 4). */
+/** Who asks for an order and from where: kept on the order for reconciliation (docs/api.md section 4). */
 function whoAndWhere(
   req: FastifyRequest,
   q: { appType?: AppType; branchId?: number; fromDomain?: string; vueReturnUrl?: string },

@@ -35,7 +35,7 @@ export interface FindAccountDeps extends UsersDeps {
 
 /**
  * Recovers the recharge account from a payment: the China-time day it was paid and its merchant order number,
- * which only the payer holds (docs/contract.md section 2). A date, a trace id or a network address is no secret, so
+ * which only the payer holds (docs/api.md section 2). A date, a trace id or a network address is no secret, so
  * they match nothing by themselves. Every attempt counts against the order number before the lookup, so a number
  * cannot be guessed from many addresses. On a match the account's password is replaced by a new generated one,
  * every session of it ends, and this request gets a new session on it ('save and log in').

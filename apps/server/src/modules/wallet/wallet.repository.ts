@@ -36,7 +36,7 @@ export function createWalletRepository(db: Database) {
 
     /**
      * VIP days, once per order, inside the transaction that marked it paid: vip_end = max(now, vip_end) + days
-     * (docs/contract.md section 3). The column lives on the user's row; only the wallet writes it.
+     * (docs/api.md section 3). The column lives on the user's row; only the wallet writes it.
      */
     async extendVip(tx: Queryable, userId: number, days: number) {
       const [row] = await tx

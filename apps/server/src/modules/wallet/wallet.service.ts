@@ -27,7 +27,7 @@ export interface PaidOrder {
 }
 
 /**
- * Buys a chapter for the signed-in reader at the price in the database (docs/contract.md section 3). A free
+ * Buys a chapter for the signed-in reader at the price in the database (docs/api.md section 3). A free
  * chapter, or a VIP reader on a VIP-free book, costs nothing and writes nothing (the ledger is never asked
  * for price 0). Otherwise the ledger debits and claims in one atomic statement: already owned charges
  * nothing, a short balance writes nothing and answers 999 with the price and the balance.

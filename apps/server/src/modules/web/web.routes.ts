@@ -15,7 +15,7 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>阅漫</title>
 <p>The web app is not built yet: run <code>npm run build</code> (npm start does it for you).</p>`;
 
 /**
- * One process serves the API, the images and the web app (docs/contract.md section 1). Built files are served
+ * One process serves the API, the images and the web app (docs/api.md section 1). Built files are served
  * as they are (hashed assets for a year); every other GET is an image URL or a route of the web app, which
  * answers index.html with the runtime config injected.
  */

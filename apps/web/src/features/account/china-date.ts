@@ -1,4 +1,4 @@
-/** Dates the reader picks are China dates (docs/contract.md section 6), whatever the phone's own time zone. */
+/** Dates the reader picks are China dates (docs/api.md section 6), whatever the phone's own time zone. */
 const chinaParts = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Asia/Shanghai',
   year: 'numeric',

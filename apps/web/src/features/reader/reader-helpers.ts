@@ -1,6 +1,6 @@
 import type { ImageWidth } from '../../lib/images.ts';
 
-/** Reader pages at 1000 px on high-density screens, 500 otherwise (docs/contract.md section 5). */
+/** Reader pages at 1000 px on high-density screens, 500 otherwise (docs/api.md section 5). */
 export const pageImageWidth = (): ImageWidth =>
   typeof window !== 'undefined' && window.devicePixelRatio >= 2 ? 1000 : 500;
 

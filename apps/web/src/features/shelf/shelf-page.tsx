@@ -21,7 +21,7 @@ const dateFormat = new Intl.DateTimeFormat('zh-CN', {
   hour12: false,
 });
 
-/** China time (docs/contract.md section 6), as 2026-11-22 12:30. */
+/** China time (docs/api.md section 6), as 2026-11-22 12:30. */
 export function formatReadDate(ms: number) {
   const p = Object.fromEntries(dateFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;

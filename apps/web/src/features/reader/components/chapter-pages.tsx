@@ -13,7 +13,7 @@ interface Slice {
 const PREFETCH_AHEAD = 3;
 const EAGER_PAGES = 2;
 
-/** bookPics grouped by picSplitCount: each group is one page, its slices side by side (docs/contract.md section 5). */
+/** bookPics grouped by picSplitCount: each group is one page, its slices side by side (docs/api.md section 5). */
 function pagesOf(info: ChapterInfo): Slice[][] {
   const n = Math.max(1, info.picSplitCount || 1);
   const pages: Slice[][] = [];
