@@ -11,6 +11,7 @@ import { createUsersRepository } from '../apps/server/src/modules/users/users.re
 import { createLedgerRepository } from '../apps/server/src/modules/wallet/ledger.repository.ts';
 import { createWalletRepository } from '../apps/server/src/modules/wallet/wallet.repository.ts';
 import { buyChapter } from '../apps/server/src/modules/wallet/wallet.service.ts';
+import { rowsOf } from '../apps/server/src/shared/rows.ts';
 
 export const PRICE = 10;
 const COINS = 1_000_000;
@@ -24,9 +25,6 @@ export interface BenchData {
   /** Chapter ids of each book, one book per measured side, so no side buys what another bought. */
   books: { name: string; chapterIds: number[] }[];
 }
-
-const rowsOf = <T>(result: unknown): T[] =>
-  Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 
 /**
  * Rows 0 to count - 1, made by `row` and inserted BATCH at a time (a multi-row insert has a parameter limit);

@@ -107,6 +107,6 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
   return {
     payerOf: deps.repo.payerOf,
     deliverDueNotifications: notifier.deliverDueNotifications,
-    expireStaleOrders: (now) => expireStaleOrders(deps, now),
+    expireStaleOrders: (now) => expireStaleOrders(deps, { now }),
   };
 }

@@ -172,5 +172,7 @@ export async function applyForPayment(
 }
 
 /** The sweeper's pass: unpaid orders past their time become 'expired', each with its event. */
-export const expireStaleOrders = (deps: Pick<PaymentsDeps, 'repo'>, now = new Date()) =>
-  deps.repo.expireStale(now);
+export const expireStaleOrders = (
+  deps: Pick<PaymentsDeps, 'repo'>,
+  { now = new Date() }: { now?: Date } = {},
+) => deps.repo.expireStale(now);
