@@ -175,18 +175,22 @@ export function get(port, urlPath, { headers = {}, timeoutMs = 30_000 } = {}) {
 // ------------------------------------------------------------------------------------------------- server
 
 /**
- * The server from the sources on a free port (or `port`), its data and log in `workDir`, stopped by the cleanup.
- * `node --import tsx` is what node_modules/.bin/tsx runs, minus the wrapper process: one pid to stop and to
- * count the CPU of, and node flags such as --cpu-prof (a `profileDir`) apply to the server itself.
+ * The server as production runs it (apps/server/dist/main.js, built first when a source is newer) on a free port
+ * (or `port`), its data and log in `workDir`, stopped by the cleanup. node itself, not `npm start`: one pid to stop
+ * and to count the CPU of, and node flags such as --cpu-prof (a `profileDir`) apply to the server itself.
  */
 export async function startServer({ workDir, env = {}, profileDir, port, timeoutMs = 180_000, indent = '' }) {
+  const { buildServer, serverSources } = await import('../scripts/build-server.mjs');
+  const { stale } = await import('../scripts/stale.mjs');
+  const built = path.join(root, 'apps/server/dist/main.js');
+  if (stale(built, serverSources)) await buildServer();
   port ??= await freePort();
   mkdirSync(workDir, { recursive: true });
   const logFile = path.join(workDir, 'server.log');
   const log = createWriteStream(logFile);
-  const nodeArgs = ['--import', 'tsx'];
+  const nodeArgs = ['--enable-source-maps'];
   if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, built], {
     cwd: root,
     env: {
       ...process.env,

@@ -2,28 +2,14 @@
 // server (node apps/server/dist/main.js). `npm run dev`: the web app's build as above, and the server's TypeScript
 // through `tsx watch`, restarting on change.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stale } from './stale.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'apps/web');
 const webBuilt = path.join(web, 'dist/index.html');
 const serverBuilt = path.join(root, 'apps/server/dist/main.js');
-
-/** The newest modification time under a file or folder. */
-function newest(file) {
-  const stat = statSync(file);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let t = stat.mtimeMs; // a deleted file shows only as its folder's change
-  for (const entry of readdirSync(file, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'e2e') continue;
-    t = Math.max(t, newest(path.join(file, entry.name)));
-  }
-  return t;
-}
-const stale = (built, sources) =>
-  !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs;
 
 if (stale(webBuilt, [web])) {
   console.log('building the web app ...');
