@@ -90,13 +90,18 @@ describeDb('money against a model', () => {
         const pack = PACKS[a.pack] as (typeof PACKS)[number];
         const reader = readers[a.reader] as ModelReader;
         const { order } = await applyWeb(t, reader.cookie, pack, pack.pay);
-        orders.push({
-          reader,
-          orderNo: order.orderNo,
-          pack,
-          tradeNo: `SB${order.id}T${orders.length}`,
-          paid: false,
-        });
+        // A second tap on the same pack while its order is open gets that order (one tap, one order): the model
+        // keeps one order for both, so notifying either is the same payment.
+        const same = orders.find((o) => o.orderNo === order.orderNo);
+        orders.push(
+          same ?? {
+            reader,
+            orderNo: order.orderNo,
+            pack,
+            tradeNo: `SB${order.id}T${orders.length}`,
+            paid: false,
+          },
+        );
       } else if (a.kind === 'notify') {
         const order = orders[a.order % Math.max(orders.length, 1)];
         if (!order) continue;
