@@ -3,15 +3,16 @@ import { createServer } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import { behindTransactionPooler, type Database } from './db/client.ts';
 import { registerCatalog } from './modules/catalog/index.ts';
 import { registerImages } from './modules/images/index.ts';
+import { registerMetrics } from './modules/metrics/index.ts';
 import type { ModuleContext, Ports } from './modules/module-context.ts';
 import { registerPayments } from './modules/payments/index.ts';
+import { registerStorage } from './modules/storage/index.ts';
 import { registerSupport } from './modules/support/index.ts';
 import { registerUsers } from './modules/users/index.ts';
 import { registerWallet } from './modules/wallet/index.ts';
@@ -19,6 +20,7 @@ import { registerWeb } from './modules/web/index.ts';
 import { BackgroundJobs } from './shared/background-loop.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
+import { registerLimits } from './shared/limiter-store.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
 import { registerSecurityHeaders, securityHeaders } from './shared/security-headers.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
@@ -53,9 +55,11 @@ const MODULES = [
   ['users', registerUsers],
   ['wallet', registerWallet],
   ['catalog', registerCatalog],
+  ['storage', registerStorage],
   ['images', registerImages],
   ['payments', registerPayments],
   ['support', registerSupport],
+  ['metrics', registerMetrics],
   ['web', registerWeb],
 ] as const;
 
@@ -67,7 +71,9 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     logger,
     serverFactory: (handler) =>
       createServer((req, res) => {
-        if (!answers.answerRaw(req, res)) handler(req, res);
+        // A kept answer's only cost to the metrics is one integer increment (`ports` is filled before any hit).
+        if (answers.answerRaw(req, res)) ports.metrics.fastPathAnswered(req.method, res.statusCode);
+        else handler(req, res);
       }),
     // A hop count as proxy-addr reads it: the socket and the next hops - 1 entries from the right are proxies.
     trustProxy:
@@ -83,6 +89,10 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 64 * 1024,
     frameworkErrors: frameworkError,
+    // Shutdown (main.ts): idle keep-alive connections close at once; a request that arrives on a busy one while
+    // draining is still answered (with Connection: close), not refused with a 503 it could not retry elsewhere.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
   });
 
   registerErrorHandler(app);
@@ -97,17 +107,21 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   await app.register(cookie);
   registerOriginCheck(app, new Set(config.trustedOrigins));
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
+  // Behind a transaction-mode pooler the repositories' prepared statements go unnamed (db/client.ts).
+  if (config.databasePooler === 'pgbouncer') behindTransactionPooler(db);
+  // Per-route limits (@fastify/rate-limit) and the attempt counters, in a store every server shares.
+  const limits = await registerLimits(app, { db, redisUrl: config.redisUrl });
   await app.register(staticCache, { answers });
   await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await db.execute('select 1');
-    return { status: 'ok' };
-  });
+  // Liveness: the process answers; no database round trip (a database outage is /readyz's to report, and
+  // restarting the process would not mend it). /readyz and /metrics: modules/metrics.
+  app.get('/healthz', { schema: { hide: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  const jobs = new BackgroundJobs();
+  // Each pass of a loop takes its job's lock on the database: one server at a time runs a job.
+  const jobs = new BackgroundJobs(db);
+  if (limits.sweeper) jobs.add(limits.sweeper);
   const ports = {} as Ports;
   const ctx: ModuleContext = { config, db, log: app.log, jobs, ports, demoDrawer };
   for (const [name, register] of MODULES) {

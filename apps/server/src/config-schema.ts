@@ -66,6 +66,23 @@ export const configSchema = Type.Object(
         writeOnly: true,
       },
     ),
+    DATABASE_POOLER: Type.String({
+      default: 'none',
+      pattern: '^(?:none|pgbouncer)$',
+      expected: 'none or pgbouncer',
+      description:
+        '`pgbouncer`: `DATABASE_URL` leads to a pooler in transaction mode (pgbouncer `pool_mode = transaction`), so no named prepared statements',
+    }),
+    REDIS_URL: optional(
+      'unset (the database)',
+      '`redis://…`: keep the rate limits and attempt counters in this Redis instead of the database',
+      {
+        // Trimmed before use; empty means unset.
+        pattern: '^\\s*(?:rediss?://[\\s\\S]*)?$',
+        expected: 'a redis:// or rediss:// URL',
+        writeOnly: true,
+      },
+    ),
     DEMO_LIBRARY: flag('create the demo library when the database has no books', { default: 'true' }),
     PUBLIC_ORIGIN: optional(
       '`http://localhost:$PORT`',
@@ -81,9 +98,36 @@ export const configSchema = Type.Object(
     ),
     IMAGE_ROOT: optional(
       '`DATA_DIR/images`',
-      'source images; with the demo library on, a missing demo picture the database knows is drawn on its first request',
+      'source images with `STORAGE=local`; with the demo library on, a missing demo picture the database knows is drawn on its first request and kept in the store',
     ),
-    IMAGE_CACHE_DIR: optional('`DATA_DIR/image-cache`', 'resized WebP files'),
+    IMAGE_CACHE_DIR: optional('`DATA_DIR/image-cache`', 'resized WebP files with `STORAGE=local`'),
+    STORAGE: Type.String({
+      default: 'local',
+      pattern: '^(?:local|s3)$',
+      expected: 'local or s3',
+      description:
+        'where source images and their resized WebP files live: `local` (`IMAGE_ROOT`, `IMAGE_CACHE_DIR`) or `s3`, a bucket every server shares (`originals/<path>`, `variants/<width>/<path>.webp`)',
+    }),
+    S3_ENDPOINT: optional(
+      'unset',
+      'with `STORAGE=s3`, required: the S3 API address, e.g. `https://oss-cn-hangzhou.aliyuncs.com`, `https://cos.ap-guangzhou.myqcloud.com`, `https://s3.us-east-1.amazonaws.com`, `http://minio:9000`',
+      { pattern: '^(?:https?://[^\\s/]+/?)?$', expected: 'an http(s) URL without a path' },
+    ),
+    S3_BUCKET: optional('unset', 'with `STORAGE=s3`, required: the bucket of the images'),
+    S3_REGION: optional(
+      'unset',
+      'with `STORAGE=s3`, required: the region requests are signed for, e.g. `oss-cn-hangzhou`, `ap-guangzhou`, `us-east-1` (MinIO)',
+    ),
+    S3_ACCESS_KEY_ID: optional('unset', 'with `STORAGE=s3`, required: the access key id', {
+      writeOnly: true,
+    }),
+    S3_SECRET_ACCESS_KEY: optional('unset', 'with `STORAGE=s3`, required: the secret access key', {
+      writeOnly: true,
+    }),
+    S3_FORCE_PATH_STYLE: flag(
+      'with `STORAGE=s3`: address the bucket as `<endpoint>/<bucket>/<key>` (MinIO) instead of `<bucket>.<host>/<key>` (AWS, OSS, COS)',
+      { default: 'false' },
+    ),
     TRUST_PROXY: text(
       'false',
       'the proxies in front of the server whose `X-Forwarded-For` entries are believed: a hop count (`1`) or their addresses / CIDR ranges (`10.0.0.0/8,127.0.0.1`); `true` is refused',
@@ -118,6 +162,12 @@ export const configSchema = Type.Object(
       1440,
       'minutes an unpaid order stays open before the sweeper expires it (a later payment is still credited)',
     ),
+    PAY_SWEEP_SECONDS: count(
+      60,
+      1,
+      3600,
+      'seconds between two passes of the sweeper that expires unpaid orders (one server at a time runs it)',
+    ),
     PAY_NOTIFY_BASE: optional(
       "this server's loopback address",
       'origin gateways send payment notifications to (`/api/pay/notify/{channel}`); set it when that is not reachable or for a real gateway',
@@ -143,6 +193,22 @@ export const configSchema = Type.Object(
       description: 'our merchant id at the sandbox gateway',
     }),
     LOG_LEVEL: text('info', 'pino log level; logs are JSON lines with a `reqId` per request'),
+    DRAIN_SECONDS: count(
+      10,
+      1,
+      600,
+      'on SIGTERM or SIGINT, seconds to let requests in flight finish (`/readyz` answers 503 at once, no new connections) before the connections left are closed; then background jobs stop and the database closes',
+    ),
+    METRICS_TOKEN: optional(
+      'unset (`/metrics` answers 404)',
+      'bearer token Prometheus sends for `GET /metrics` (`Authorization: Bearer …`); at least 32 characters',
+      {
+        // Empty means unset.
+        pattern: '^$|^[!-~]{32,}$',
+        expected: 'at least 32 printable characters without spaces',
+        writeOnly: true,
+      },
+    ),
     WEB_DIST: optional('`apps/web/dist`', 'built web app to serve'),
   },
   { additionalProperties: false },

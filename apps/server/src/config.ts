@@ -21,10 +21,18 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** 'pgbouncer': the database is reached through a transaction-mode pooler (no named prepared statements). */
+  databasePooler: 'none' | 'pgbouncer';
+  /** Where the rate limits and attempt counters live; undefined: in the database. */
+  redisUrl: string | undefined;
   /** Where source images live; demo drawings are written here on first request. */
   imageRoot: string;
   /** Resized WebP files, one per path and width. */
   imageCacheDir: string;
+  /** Where source images and resized WebP files live: 'local' (imageRoot, imageCacheDir) or 's3' (the bucket `s3`). */
+  storage: 'local' | 's3';
+  /** The bucket's settings: set exactly when storage is 's3'. */
+  s3: S3Settings | undefined;
   /** AES-256-GCM key for covers, 32 bytes. */
   coverKey: Buffer;
   /** HMAC-SHA256 key of the grants on priced pages, 32 bytes; the same on every server. */
@@ -66,6 +74,12 @@ export interface Config {
   payNotifyBase: string;
   /** How long an unpaid order stays 'created' before the sweeper expires it. */
   payOrderMinutes: number;
+  /** Seconds between two passes of the order sweeper. */
+  paySweepSeconds: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take before their connections are closed. */
+  drainSeconds: number;
+  /** The bearer token of GET /metrics; undefined: /metrics answers 404. */
+  metricsToken: string | undefined;
 }
 
 interface SchemaError {
@@ -126,6 +140,34 @@ function storedKey(raw: string | undefined, dataDir: string, name: keyof typeof 
   return key;
 }
 
+/** The S3 bucket of the images (STORAGE=s3). */
+export interface S3Settings {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+/** With STORAGE=s3 every S3 setting but the path style is required: a missing one is named. */
+function s3Settings(env: Env): S3Settings | undefined {
+  if (env.STORAGE !== 's3') return undefined;
+  const need = (name: keyof Env) => {
+    const value = String(env[name] ?? '').trim();
+    if (value === '') throw new ConfigError(`${name} is required with STORAGE=s3`);
+    return value;
+  };
+  return {
+    endpoint: need('S3_ENDPOINT'),
+    bucket: need('S3_BUCKET'),
+    region: need('S3_REGION'),
+    accessKeyId: need('S3_ACCESS_KEY_ID'),
+    secretAccessKey: need('S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: isTrue(env.S3_FORCE_PATH_STYLE),
+  };
+}
+
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   const env = validEnv(raw);
   const dataDir = path.resolve(env.DATA_DIR);
@@ -137,8 +179,12 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     dataDir,
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    databasePooler: env.DATABASE_POOLER === 'pgbouncer' ? 'pgbouncer' : 'none',
+    redisUrl: env.REDIS_URL?.trim() || undefined,
     imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
+    storage: env.STORAGE === 's3' ? 's3' : 'local',
+    s3: s3Settings(env),
     coverKey: storedKey(env.COVER_KEY, dataDir, 'COVER_KEY'),
     pageGrantKey: storedKey(env.PAGE_GRANT_KEY, dataDir, 'PAGE_GRANT_KEY'),
     publicOrigin,
@@ -164,5 +210,8 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     sandboxMerchantId: env.SANDBOX_MERCHANT_ID,
     payNotifyBase: apiBase('PAY_NOTIFY_BASE', env.PAY_NOTIFY_BASE),
     payOrderMinutes: env.PAY_ORDER_MINUTES,
+    paySweepSeconds: env.PAY_SWEEP_SECONDS,
+    drainSeconds: env.DRAIN_SECONDS,
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -35,10 +35,24 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
-    await release?.();
+    log.info({ signal, drainSeconds: config.drainSeconds }, 'shutting down: draining');
+    // app.close(): /readyz answers 503 at once, the port stops accepting, idle keep-alive connections close, and
+    // requests in flight finish (their connections close after the answer); then the background jobs stop
+    // (a pass in progress finishes). Requests still running after DRAIN_SECONDS lose their connections.
+    const bound = setTimeout(() => {
+      log.warn({ drainSeconds: config.drainSeconds }, 'requests still in flight: closing their connections');
+      app.server.closeAllConnections();
+    }, config.drainSeconds * 1000);
+    try {
+      await app.close();
+      clearTimeout(bound);
+      await database.close();
+      await release?.();
+    } catch (err) {
+      log.fatal({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

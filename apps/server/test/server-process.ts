@@ -6,6 +6,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const main = path.join(root, 'apps/server/src/main.ts');
+const builtMain = path.join(root, 'apps/server/dist/main.js');
 
 export interface ServerProcess {
   base: string;
@@ -29,9 +30,15 @@ export const freePort = () =>
  * Starts the server on 127.0.0.1:port and resolves once /healthz answers; rejects with its output when it exits
  * first (a refused start says why there).
  */
-export async function startServer(port: number, env: Record<string, string>): Promise<ServerProcess> {
-  // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the database.
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+export async function startServer(
+  port: number,
+  env: Record<string, string>,
+  opts: { built?: boolean } = {},
+): Promise<ServerProcess> {
+  // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the database. `built`: the build
+  // `npm start` runs (apps/server/dist, made by npm run build), else the TypeScript sources through tsx.
+  const args = opts.built ? ['--enable-source-maps', builtMain] : ['--import', 'tsx', main];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,13 +4,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import type { Database } from '../src/db/client.ts';
 import { demoDrawer, seedDemoLibrary } from '../src/seed/index.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export async function createTestApp(
-  opts: { seed?: boolean; env?: Record<string, string>; staticCacheMs?: number } = {},
+  opts: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    staticCacheMs?: number;
+    /**
+     * A database the caller opened and closes (several apps on one database, as several servers; an app
+     * recreated on the same database, as a restart); by default a fresh one, closed with the app.
+     */
+    db?: Database;
+  } = {},
 ) {
-  const database = await createTestDatabase();
+  const database = opts.db ? { db: opts.db, close: async () => undefined } : await createTestDatabase();
   if (opts.seed !== false) await seedDemoLibrary(database.db);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, ...opts.env });

@@ -29,6 +29,58 @@ export type DatabaseTarget =
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
+/** The `pg` Pool under a handle on a PostgreSQL server (for a connection held on its own); undefined on PGlite. */
+export function poolOf(db: Database): pg.Pool | undefined {
+  const client = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
+}
+
+// Handles whose connections go through a transaction-pooling pooler (DATABASE_POOLER=pgbouncer).
+const pooled = new WeakSet<Database>();
+
+/**
+ * Marks a handle as going through a transaction-pooling pooler (pgbouncer's pool_mode = transaction, Debian 12's
+ * 1.18): each transaction, or statement outside one, may run on another server connection, so nothing may rest in
+ * a session between them. The repositories' named prepared statements (statementName) then go unnamed.
+ */
+export function behindTransactionPooler(db: Database) {
+  pooled.add(db);
+}
+
+/**
+ * The name of a statement a repository builds once (`.prepare(statementName(db, 'x'))`): on PostgreSQL a named
+ * statement is parsed and planned once per connection. Behind a transaction pooler it is '' (unnamed: parsed with
+ * every execution), since the server connection that parsed it is not necessarily the next one's; pgbouncer
+ * before 1.21 does not carry named statements across. PGlite ignores the name.
+ */
+export function statementName(db: Database, name: string): string {
+  return pooled.has(db) ? '' : name;
+}
+
+/** Any fixed number: serialises the migrations of several servers starting on one database at the same moment. */
+const MIGRATION_LOCK = 7_202_612;
+
+/**
+ * Brings a PostgreSQL database up to date, once however many servers start at the same moment: the first to take
+ * the lock migrates, the others wait for it and then find nothing to do. One connection of its own, one transaction
+ * (so it also holds behind pgbouncer's transaction pooling). drizzle's migrator sends its own BEGIN ... COMMIT:
+ * inside ours PostgreSQL takes that BEGIN as a no-op (a warning), and its COMMIT ends the whole transaction, the
+ * lock with it, once every migration is in; a failure rolls everything back.
+ */
+async function migrateOnce(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client), { migrationsFolder });
+  } finally {
+    // A no-op after the migrator's COMMIT; undoes everything when it failed before it.
+    await client.query('rollback').catch(() => undefined);
+    await client.end();
+  }
+}
+
 /** Opens the database and brings its schema up to date. The caller holds the data-dir lock for PGlite. */
 export async function openDatabase(target: DatabaseTarget): Promise<OpenedDatabase> {
   if (target.kind === 'postgres') {
@@ -40,7 +92,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenedDataba
       target.onPoolError ?? ((err) => console.error('PostgreSQL connection lost:', err.message)),
     );
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
-    await migratePg(db, { migrationsFolder });
+    await migrateOnce(target.url);
     return { db: db as unknown as Database, driver: 'postgres', close: () => pool.end() };
   }
   let client: DrizzlePGlite;

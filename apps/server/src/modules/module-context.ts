@@ -4,7 +4,9 @@ import type { Database } from '../db/client.ts';
 import type { BackgroundJobs } from '../shared/background-loop.ts';
 import type { CatalogPort } from './catalog/index.ts';
 import type { DrawMissingImage, ImagesPort } from './images/index.ts';
+import type { MetricsPort } from './metrics/index.ts';
 import type { PaymentsPort } from './payments/index.ts';
+import type { StoragePort } from './storage/index.ts';
 import type { UsersPort } from './users/index.ts';
 import type { WalletPort } from './wallet/index.ts';
 
@@ -35,6 +37,8 @@ export interface Ports {
   users: UsersPort;
   wallet: WalletPort;
   catalog: CatalogPort;
+  storage: StoragePort;
   images: ImagesPort;
   payments: PaymentsPort;
+  metrics: MetricsPort;
 }

@@ -1,5 +1,6 @@
 export * from './catalog.ts';
 export * from './images.ts';
+export * from './limits.ts';
 export * from './payments.ts';
 export * from './support.ts';
 export * from './users.ts';

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPageHeight } from '../../seed/demo-geometry.ts';
 import { drawDemoImage } from '../../seed/drawings/index.ts';
 import { fail } from '../../shared/envelope.ts';
+import { createLocalStorage } from '../storage/index.ts';
 import { decryptCover } from './cover-crypto.ts';
 import { createImageHost, type ImageHostOptions } from './image-host.ts';
 import { createPageGrants } from './page-grant.ts';
@@ -31,8 +32,11 @@ async function draw(p: string): Promise<Buffer | null> {
 
 function build(extra: Partial<ImageHostOptions> = {}) {
   const host = createImageHost({
-    imageRoot: path.join(dir, 'root'),
-    cacheDir: path.join(dir, 'cache'),
+    storage: createLocalStorage({
+      originals: path.join(dir, 'root'),
+      variants: path.join(dir, 'cache'),
+      writesOriginals: true,
+    }),
     coverKey: key,
     draw,
     log: { warn: (_obj, msg) => warnings.push(msg) },

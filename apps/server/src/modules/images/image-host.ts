@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../../shared/envelope.ts';
+import { variantKey } from '../storage/index.ts';
 import { encryptCover } from './cover-crypto.ts';
-import { createImageStore, type ImageLog } from './image-store.ts';
+import { createImageStore, type ImageLog, type ImageStorage } from './image-store.ts';
 import {
   type ImageRequest,
   isCoverPath,
@@ -19,9 +18,15 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const MISSING_MESSAGE = '图片不存在';
 export const DENIED_MESSAGE = '请购买本章节后阅读';
 
+/** The image host's lookups ('memory': answers kept in this process; 'store': resized variants) and resizes. */
+export interface ImageMetrics {
+  cache(tier: 'memory' | 'store', outcome: 'hit' | 'miss'): void;
+  resized(seconds: number): void;
+}
+
 export interface ImageHostOptions {
-  imageRoot: string;
-  cacheDir: string;
+  /** Originals and resized variants (the storage port: a directory or an S3 bucket). */
+  storage: ImageStorage;
   /** AES-256-GCM key for covers, 32 bytes. */
   coverKey: Buffer;
   /** Makes a source picture for a path that has no file (the demo drawer); null when it has none. */
@@ -38,6 +43,7 @@ export interface ImageHostOptions {
   memoryBytes?: number;
   memoryItemBytes?: number;
   concurrency?: number;
+  metrics?: ImageMetrics;
 }
 
 export type { ImageRequest } from './image-url.ts';
@@ -66,31 +72,52 @@ function notModified(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** What parseImageUrl checks paths against: storage keys, never files, but the same rule as under a directory. */
+const PATH_ROOT = '/originals';
+
 export function createImageHost(opts: ImageHostOptions): ImageHost {
-  const store = createImageStore(opts);
-  const memo = createAnswerCache({
-    totalBytes: opts.memoryBytes ?? 64 * 1024 * 1024,
-    itemBytes: opts.memoryItemBytes ?? 512 * 1024,
-  });
+  const { storage, metrics } = opts;
+  const store = createImageStore({ ...opts, onResized: metrics?.resized });
+  const itemBytes = opts.memoryItemBytes ?? 512 * 1024;
+  const memo = createAnswerCache({ totalBytes: opts.memoryBytes ?? 64 * 1024 * 1024, itemBytes });
   const loading = new Map<string, Promise<Answer | null>>();
 
-  async function load(key: string, { path, width }: ImageRequest): Promise<Answer | null> {
-    const webp = await store.webp(path, width);
-    if (!webp) return null;
-    const cover = isCoverPath(path);
-    // Hashing the bytes once gives the same ETag on every server and after restarts.
-    const etag = `"${createHash('sha1').update(webp).digest('base64url').slice(0, 22)}"`;
-    // A cover is encrypted once per load; its IV is random, its plaintext (and so its ETag) fixed.
+  const headersOf = (cover: boolean, etag: string) => ({
+    'content-type': cover ? 'text/plain; charset=utf-8' : 'image/webp',
+    'cache-control': IMMUTABLE,
+    etag,
+  });
+
+  /** An answer from the variant's bytes: a cover is encrypted once per load (random IV, fixed plaintext and ETag). */
+  function keep(key: string, storeKey: string, cover: boolean, webp: Buffer, etag: string, stored: boolean) {
     const body = cover ? Buffer.from(encryptCover(webp, opts.coverKey)) : webp;
-    const headers = {
-      'content-type': cover ? 'text/plain; charset=utf-8' : 'image/webp',
-      'cache-control': IMMUTABLE,
-      etag,
-    };
-    const answer: Answer = { headers, etag, body, file: store.cacheFile(path, width) };
-    // The file holds the plain WebP: a cover's encrypted text exists only in memory.
-    memo.set(key, answer, !cover);
+    const answer: Answer = { headers: headersOf(cover, etag), etag, body, storeKey };
+    // The store holds the plain WebP: a cover's encrypted text exists only in memory.
+    memo.set(key, answer, stored && !cover);
     return answer;
+  }
+
+  /**
+   * The variant from the store, where any server may have made it; else made now and put there. Its ETag is the
+   * store's, the same on every server that shares the store.
+   */
+  async function load(key: string, { path, width }: ImageRequest): Promise<Answer | null> {
+    const storeKey = variantKey(path, width);
+    const cover = isCoverPath(path);
+    const found = await storage.head(storeKey);
+    metrics?.cache('store', found ? 'hit' : 'miss');
+    if (found && !cover && found.size > itemBytes) {
+      // Too large to keep in memory: every request streams it from the store.
+      const answer: Answer = { headers: headersOf(false, found.etag), etag: found.etag, storeKey };
+      memo.set(key, answer, true);
+      return answer;
+    }
+    // Small (or a cover, answered as text): read whole and kept in memory.
+    const bytes = found ? await storage.read(storeKey) : null;
+    if (found && bytes) return keep(key, storeKey, cover, bytes, found.etag, true);
+    const made = await store.make(path, width);
+    if (!made) return null;
+    return keep(key, storeKey, cover, made.bytes, made.etag, made.stored);
   }
 
   function answerFor(key: string, parsed: ImageRequest): Promise<Answer | null> {
@@ -133,24 +160,21 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
       return reply.code(403).header('cache-control', 'no-store').send(fail(403, DENIED_MESSAGE));
     }
     const key = `${parsed.width}/${parsed.path}`;
-    let answer = memo.get(key) ?? (await answerFor(key, parsed));
+    const kept = memo.get(key);
+    metrics?.cache('memory', kept ? 'hit' : 'miss');
+    let answer = kept ?? (await answerFor(key, parsed));
     if (!answer) return missing(reply, parsed.path);
     if (notModified(request.headers['if-none-match'], answer.etag)) {
       return reply.code(304).headers({ etag: answer.etag, 'cache-control': cacheControl }).send();
     }
     const sendWith = (a: Answer) => reply.headers(a.headers).header('cache-control', cacheControl);
-    if (!answer.body) {
-      const file = await open(answer.file).catch(() => undefined);
-      const size = await file?.stat().then(
-        (s) => s.size,
-        () => file?.close().then(() => undefined),
-      );
-      if (file && size !== undefined) {
-        return sendWith(answer).header('content-length', size).send(file.createReadStream());
-      }
-      // The cache file went away (an operator cleaned the cache): make it again.
+    // A large variant streams from the store, never read whole; if it went away (an operator cleaned the store),
+    // it is made again.
+    for (let attempt = 0; !answer.body; attempt++) {
+      const found = await storage.get(answer.storeKey);
+      if (found) return sendWith(answer).header('content-length', found.size).send(found.body);
       memo.delete(key);
-      answer = await answerFor(key, parsed);
+      answer = attempt === 0 ? await answerFor(key, parsed) : null;
       if (!answer) return missing(reply, parsed.path);
     }
     return sendWith(answer).send(answer.body);
@@ -166,7 +190,7 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
   function parse(urlPath: string): ParsedImageUrl {
     const known = parsedUrls.get(urlPath);
     if (known) return known;
-    const parsed = parseImageUrl(urlPath, opts.imageRoot);
+    const parsed = parseImageUrl(urlPath, PATH_ROOT);
     if (parsed && !('error' in parsed)) parsedUrls.set(urlPath, parsed);
     return parsed;
   }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalStorage } from '../storage/index.ts';
 import { createImageStore } from './image-store.ts';
 
 let dir: string;
@@ -16,8 +17,7 @@ describe('image store', () => {
     let active = 0;
     let most = 0;
     const store = createImageStore({
-      imageRoot: path.join(dir, 'root'),
-      cacheDir: path.join(dir, 'cache'),
+      storage: createLocalStorage({ originals: path.join(dir, 'root'), variants: path.join(dir, 'cache') }),
       concurrency: 2,
       async draw() {
         most = Math.max(most, ++active);
@@ -29,11 +29,11 @@ describe('image store', () => {
       },
     });
     const paths = Array.from({ length: 6 }, (_, i) => `drawn/${i}.png`);
-    const images = await Promise.all(paths.map((p) => store.webp(p, 20)));
+    const images = await Promise.all(paths.map((p) => store.make(p, 20)));
     expect(most).toBe(2);
     expect(store.stats.resizes).toBe(6);
     const widths = await Promise.all(
-      images.map(async (webp) => webp && (await sharp(webp).metadata()).width),
+      images.map(async (made) => made && (await sharp(made.bytes).metadata()).width),
     );
     expect(widths).toEqual(Array(6).fill(20));
   });

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
+import { imageType, originalKey, type StoragePort, variantKey } from '../storage/index.ts';
 
 export const WEBP_QUALITY = 78;
 /** libwebp effort 0-6: 2 is about a third faster than the default 4 (a 1000x3750 page: ~350 ms, not
@@ -14,73 +13,58 @@ export interface ImageLog {
   warn(obj: object, msg: string): void;
 }
 
+/** What the image host asks of the storage port (read when each call is made, ctx.ports.storage). */
+export type ImageStorage = Pick<StoragePort, 'get' | 'head' | 'read' | 'put'>;
+
 export interface ImageStoreOptions {
-  imageRoot: string;
-  cacheDir: string;
+  storage: ImageStorage;
   draw?: (path: string) => Promise<Buffer | null>;
   log?: ImageLog;
   /** sharp jobs (drawing, resizing) at once; each already uses libvips' own threads. */
   concurrency?: number;
+  /** One resize took `seconds` (the metrics). */
+  onResized?: (seconds: number) => void;
+}
+
+/** A variant made now: its bytes, its ETag, and whether it is in the store (else only in this answer). */
+export interface MadeVariant {
+  bytes: Buffer;
+  etag: string;
+  stored: boolean;
 }
 
 export interface ImageStore {
-  /** The WebP bytes of `path` at `width`: from the disk cache, or made and kept there. Null: no source. */
-  webp(imagePath: string, width: number): Promise<Buffer | null>;
-  cacheFile(imagePath: string, width: number): string;
+  /**
+   * Resizes the original of `imagePath` (drawing it first when there is none and the drawer has it) to `width`
+   * and keeps the WebP in the store, where every server finds it. Null: no usable source.
+   */
+  make(imagePath: string, width: number): Promise<MadeVariant | null>;
   readonly stats: { resizes: number };
 }
 
-function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-export async function readIfPresent(file: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    if (isMissing(err)) return undefined;
-    throw err;
-  }
-}
-
-/** Readers never see half a file: write beside it, then rename over it. */
-async function writeAtomic(file: string, bytes: Buffer): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, bytes, { mode: 0o600 });
-    await rename(tmp, file);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
-
 /**
- * Callers must already have checked `imagePath` (parseImageUrl). Concurrent calls for one source share
- * one read or drawing; the host shares one `webp` call per path and width.
+ * Callers must already have checked `imagePath` (parseImageUrl) and looked for the variant in the store.
+ * Concurrent calls for one source share one read or drawing; the host shares one `make` per path and width.
  */
 export function createImageStore(opts: ImageStoreOptions): ImageStore {
-  const root = path.resolve(opts.imageRoot);
-  const cacheDir = path.resolve(opts.cacheDir);
+  const { storage } = opts;
   // A burst of first requests queues (first come, first served) instead of thrashing the cores.
   const limit = pLimit(opts.concurrency ?? Math.max(1, Math.min(4, availableParallelism())));
   const sources = new Map<string, Promise<Buffer | null>>();
   const stats = { resizes: 0 };
 
   async function findSource(imagePath: string): Promise<Buffer | null> {
-    const file = path.join(root, imagePath);
-    const stored = await readIfPresent(file);
+    const key = originalKey(imagePath);
+    const stored = await storage.read(key);
     if (stored) return stored;
     const draw = opts.draw;
     if (!draw) return null;
     const drawn = await limit(() => draw(imagePath));
     if (!drawn) return null;
-    // Keep the drawing as the source, so other widths and later runs do not draw it again.
-    await writeAtomic(file, drawn).catch((err) =>
-      opts.log?.warn({ err, path: imagePath }, 'could not keep a drawn image'),
-    );
+    // Keep the drawing as an original, so other widths, later runs and other servers do not draw it again.
+    await storage
+      .put(key, drawn, imageType(imagePath))
+      .catch((err) => opts.log?.warn({ err, path: imagePath }, 'could not keep a drawn image'));
     return drawn;
   }
 
@@ -93,35 +77,36 @@ export function createImageStore(opts: ImageStoreOptions): ImageStore {
     return pending;
   }
 
-  const cacheFile = (imagePath: string, width: number) =>
-    path.join(cacheDir, String(width), `${imagePath}.webp`);
-
-  async function webp(imagePath: string, width: number): Promise<Buffer | null> {
-    const file = cacheFile(imagePath, width);
-    const cached = await readIfPresent(file);
-    if (cached) return cached;
+  async function make(imagePath: string, width: number): Promise<MadeVariant | null> {
     const input = await source(imagePath);
     if (!input) return null;
-    let out: Buffer;
+    let bytes: Buffer;
     try {
-      out = await limit(() => {
+      bytes = await limit(async () => {
         stats.resizes++;
-        return sharp(input)
+        const started = performance.now();
+        const out = await sharp(input)
           .autoOrient()
           .resize({ width })
           .webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT })
           .toBuffer();
+        opts.onResized?.((performance.now() - started) / 1000);
+        return out;
       });
     } catch (err) {
       // A broken source file is the operator's problem; the reader gets the missing-image answer.
       opts.log?.warn({ err, path: imagePath }, 'could not resize an image');
       return null;
     }
-    await writeAtomic(file, out).catch((err) =>
-      opts.log?.warn({ err, path: imagePath, width }, 'could not cache an image'),
-    );
-    return out;
+    try {
+      const { etag } = await storage.put(variantKey(imagePath, width), bytes, 'image/webp');
+      return { bytes, etag, stored: true };
+    } catch (err) {
+      opts.log?.warn({ err, path: imagePath, width }, 'could not cache an image');
+      // Served from memory this time; the ETag of the bytes, as S3 would make it.
+      return { bytes, etag: `"${createHash('md5').update(bytes).digest('hex')}"`, stored: false };
+    }
   }
 
-  return { webp, cacheFile, stats };
+  return { make, stats };
 }

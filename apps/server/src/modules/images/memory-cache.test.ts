@@ -5,7 +5,7 @@ const answer = (bytes: number): Answer => ({
   headers: { etag: '"e"' },
   etag: '"e"',
   body: Buffer.alloc(bytes),
-  file: '/cache/x.webp',
+  storeKey: 'variants/500/x.png.webp',
 });
 
 describe('answer cache', () => {
@@ -21,10 +21,14 @@ describe('answer cache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
-  it('keeps a large answer without its body, unless it cannot be streamed from its file', () => {
+  it('keeps a large answer without its body, unless it cannot be streamed from the store', () => {
     const cache = createAnswerCache({ totalBytes: 10_000, itemBytes: 1000 });
     cache.set('page', answer(1001), true);
-    expect(cache.get('page')).toEqual({ headers: { etag: '"e"' }, etag: '"e"', file: '/cache/x.webp' });
+    expect(cache.get('page')).toEqual({
+      headers: { etag: '"e"' },
+      etag: '"e"',
+      storeKey: 'variants/500/x.png.webp',
+    });
     cache.set('small', answer(1000), true);
     expect(cache.get('small')?.body).toHaveLength(1000);
     cache.set('cover', answer(5000), false);

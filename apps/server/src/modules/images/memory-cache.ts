@@ -1,16 +1,16 @@
 import { LRUCache } from 'lru-cache';
 
-/** A ready answer: headers built once; `body` absent for large images, which stream from `file`. */
+/** A ready answer: headers built once; `body` absent for large images, which stream from the store's `storeKey`. */
 export interface Answer {
   headers: Record<string, string>;
   etag: string;
   body?: Buffer;
-  file: string;
+  storeKey: string;
 }
 
 export interface AnswerCache {
   get(key: string): Answer | undefined;
-  /** Keeps `answer`; its body only when it fits `itemBytes` or cannot be streamed from its file. */
+  /** Keeps `answer`; its body only when it fits `itemBytes` or cannot be streamed from the store. */
   set(key: string, answer: Answer, streamable: boolean): void;
   delete(key: string): void;
 }

@@ -25,8 +25,6 @@ export interface PaymentsPort {
   expireStaleOrders(now?: Date): Promise<number[]>;
 }
 
-const SWEEP_EVERY_MS = 60_000;
-
 /** This server's own address as seen from itself, once it listens (notifications loop back to it). */
 function ownAddress(app: FastifyInstance, fallbackPort: number) {
   const address = app.server.address() as AddressInfo | string | null;
@@ -71,15 +69,17 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     ownOrigins: new Set(config.trustedOrigins),
     notifyBase: () => config.payNotifyBase || ownAddress(app, config.port),
     orderMinutes: config.payOrderMinutes,
+    count: (event) => ctx.ports.metrics.count(event),
   };
 
   const sweeperLog = ctx.log.child({ job: 'pay-order-sweeper' });
   ctx.jobs.add(
     backgroundLoop({
       name: 'pay-order-sweeper',
-      intervalMs: SWEEP_EVERY_MS,
+      intervalMs: config.paySweepSeconds * 1000,
       run: async () => {
         const expired = await expireStaleOrders(deps);
+        ctx.ports.metrics.count({ event: 'orders-expired', count: expired.length });
         if (expired.length > 0) sweeperLog.info({ expired: expired.length }, 'unpaid orders expired');
         return false;
       },

@@ -112,12 +112,13 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
         },
       },
       async (req, reply) => {
-        const { ack } = await handleNotification(deps, {
+        const { outcome, ack } = await handleNotification(deps, {
           channel: req.params.channel,
           headers: req.headers,
           body: typeof req.body === 'string' ? req.body : '',
           log: req.log,
         });
+        deps.count?.({ event: 'pay-notification', outcome });
         return reply.code(ack.status).type(ack.contentType).send(ack.body);
       },
     );

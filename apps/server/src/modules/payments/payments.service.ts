@@ -1,5 +1,6 @@
 import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
 import { forbidden, unauthorized } from '../../shared/errors.ts';
+import type { BusinessEvent } from '../metrics/index.ts';
 import type { UsersPort } from '../users/index.ts';
 import type { WalletPort } from '../wallet/index.ts';
 import type { GatewayRegistry, PaymentStart } from './gateways/gateway.ts';
@@ -27,6 +28,8 @@ export interface PaymentsDeps {
   /** Origin gateways notify; this server's own address unless PAY_NOTIFY_BASE says otherwise. */
   notifyBase: () => string;
   orderMinutes: number;
+  /** Counts orders and notifications (the metrics port). */
+  count?: (event: BusinessEvent) => void;
 }
 
 /** A second apply for the same pack and channel this soon after the first is the same tap: it gets the same order. */
@@ -131,7 +134,7 @@ export async function applyForPayment(
   if (!user) throw unauthorized();
   const now = new Date();
   const returnUrl = safeReturnUrl(input.returnUrl, deps.publicOrigin);
-  const { order } = await deps.repo.createOrderOnce(
+  const { order, reused } = await deps.repo.createOrderOnce(
     {
       orderNo: newOrderNo(now),
       userId: input.sessionUserId,
@@ -156,6 +159,7 @@ export async function applyForPayment(
     `${pack.title} via ${channel.subTypeCode}, ${payAmount} cents`,
     new Date(now.getTime() - SAME_TAP_MS),
   );
+  if (!reused) deps.count?.({ event: 'order-created', purpose: pack.type });
   // Gateways take the same order number twice as the same payment (the sandbox answers its first cashier).
   const start = await gateway.createPayment({
     orderNo: order.orderNo,

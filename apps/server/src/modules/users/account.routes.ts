@@ -35,7 +35,8 @@ export interface AccountRoutesOptions extends account.AccountDeps {
 /** Login, bind mobile, change password and find account: their fields come in the query or a form body. */
 export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const orderAttempts = createAttemptLimiter(3600 * 1000);
+  // Counted in the app's limiter store, as every server's attempts on one order number add up.
+  const orderAttempts = createAttemptLimiter(3600 * 1000, { store: app.limits, name: 'find-account-order' });
   const findDeps: FindAccountDeps = {
     ...deps,
     takeOrderAttempt: (orderNo) =>

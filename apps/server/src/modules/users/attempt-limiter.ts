@@ -1,4 +1,4 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { type LimiterStore, memoryLimiterStore } from '../../shared/limiter-store.ts';
 
 /** A key to count an attempt on, and how many attempts it may have in one window. */
 export interface AttemptKey {
@@ -7,19 +7,20 @@ export interface AttemptKey {
 }
 
 /**
- * Counts attempts per key in a fixed window, with rate-limiter-flexible. Its memory store for now (one server
- * process); the scale-out moves the same counters to PostgreSQL or Redis (RateLimiterPostgres / RateLimiterRedis
- * take the same calls). The store only counts: each key's own limit is compared here, so one store serves keys of
- * different limits, and a key's window ends `windowMs` after its first attempt (the store then forgets it).
+ * Counts attempts per key in a fixed window, with rate-limiter-flexible, in the app's limiter store
+ * (shared/limiter-store.ts: the database or Redis, so every server counts together and a restart forgets
+ * nothing; memory when none is given). `name` is the counter's name in the store. The store only counts: each
+ * key's own limit is compared here, so one counter serves keys of different limits, and a key's window ends
+ * `windowMs` after its first attempt (the store then forgets it).
  */
-export function createAttemptLimiter(windowMs: number) {
-  const store = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration: windowMs / 1000 });
+export function createAttemptLimiter(windowMs: number, opts: { store?: LimiterStore; name?: string } = {}) {
+  const store = (opts.store ?? memoryLimiterStore()).counter(opts.name ?? 'attempts', windowMs);
 
   return {
     /**
      * Counts one attempt on every key, or none when any key is over its limit: then answers the seconds to wait.
      * Every key is counted first (one atomic step per key) and the counts of a refused attempt are given back, so
-     * parallel attempts can never all slip through.
+     * parallel attempts can never all slip through, on one server or on many.
      */
     async take(keys: AttemptKey[]): Promise<number> {
       const counted = await Promise.all(keys.map(({ key }) => store.consume(key)));

@@ -41,6 +41,7 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
       perAccount: config.loginFailuresPerAccount,
       perAddress: config.loginFailuresPerAddress,
       windowMs: PASSWORD_WINDOW_MS,
+      store: app.limits,
     }),
     findAccountPerHour: config.findAccountPerHour,
     findAccountPerOrderPerHour: config.findAccountPerOrderPerHour,

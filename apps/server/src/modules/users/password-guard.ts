@@ -1,3 +1,4 @@
+import type { LimiterStore } from '../../shared/limiter-store.ts';
 import { createAttemptLimiter } from './attempt-limiter.ts';
 import { generatePassword, hashPassword, verifyPassword } from './password.ts';
 import { TooManyAttempts } from './users.errors.ts';
@@ -8,6 +9,8 @@ export interface PasswordLimits {
   /** Password attempts per client address in one window. */
   perAddress: number;
   windowMs: number;
+  /** Where the attempts are counted (the app's store, `app.limits`: shared by every server); memory if left out. */
+  store?: LimiterStore;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface PasswordLimits {
  * address its attempt back, so only failures add up.
  */
 export function createPasswordGuard(limits: PasswordLimits) {
-  const limiter = createAttemptLimiter(limits.windowMs);
+  const limiter = createAttemptLimiter(limits.windowMs, { store: limits.store, name: 'password' });
   // Verified against when the account does not exist, so both cases cost one argon2 verification and
   // the time taken does not tell whether an account exists.
   const dummyHash = hashPassword(generatePassword(24));

@@ -19,7 +19,10 @@ export interface WalletPort {
 
 /** The coin ledger, chapter purchases, VIP and the consumption records. */
 export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): Promise<WalletPort> {
-  const deps: wallet.WalletDeps = { repo: createWalletRepository(ctx.db) };
+  const deps: wallet.WalletDeps = {
+    repo: createWalletRepository(ctx.db),
+    count: (event) => ctx.ports.metrics.count(event),
+  };
   await walletRoutes(app, deps);
   return {
     balanceOf: deps.repo.balanceOf,

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client.ts';
+import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { ledgerAccounts } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
 
@@ -68,8 +68,8 @@ export function createLedgerRepository(db: Database) {
    * EvalPlanQual) but not `owned`, which stays what its snapshot saw: purchase() answers the two ways that can
    * end.
    */
-  // Built once, and named on PostgreSQL (parsed once per connection); PGlite ignores the name, and it saves
-  // drizzle building the query on every purchase there too.
+  // Built once, and named on PostgreSQL (parsed once per connection; unnamed behind a transaction pooler, see
+  // statementName); PGlite ignores the name, and it saves drizzle building the query on every purchase there too.
   const purchaseStatement = db
     .select({
       owned: sql<boolean>`owned`,
@@ -82,7 +82,7 @@ export function createLedgerRepository(db: Database) {
     .from(
       sql`ledger_buy_chapter(${sql.placeholder('userId')}::int, ${sql.placeholder('chapterId')}::int, ${sql.placeholder('price')}::int)`,
     )
-    .prepare('ledger_buy_chapter');
+    .prepare(statementName(db, 'ledger_buy_chapter'));
 
   /** Whether the user owns the chapter now, and their balance now: a fresh statement, a fresh snapshot. */
   async function ownershipNow(p: Purchase): Promise<{ owned: boolean; balance: number }> {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client.ts';
+import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { books, chapterPurchases, chapters, users } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createLedgerRepository, type PurchaseResult } from './ledger.repository.ts';
@@ -21,14 +21,15 @@ export interface RecordRow {
 
 export function createWalletRepository(db: Database) {
   const ledger = createLedgerRepository(db);
-  // Built once, and named on PostgreSQL: every purchase asks it, and building this query with drizzle took
-  // ~150 µs of CPU against ~30 µs to run it prepared (bench/README.md, purchases).
+  // Built once, and named on PostgreSQL (unnamed behind a transaction pooler, see statementName): every purchase
+  // asks it, and building this query with drizzle took ~150 µs of CPU against ~30 µs to run it prepared
+  // (bench/README.md, purchases).
   const chapterForSale = db
     .select({ price: chapters.price, vipFree: books.vipFree })
     .from(chapters)
     .innerJoin(books, eq(books.id, chapters.bookId))
     .where(eq(chapters.id, sql.placeholder('chapterId')))
-    .prepare('wallet_chapter_for_sale');
+    .prepare(statementName(db, 'wallet_chapter_for_sale'));
 
   return {
     balanceOf: (userId: number) => ledger.balanceOf(userId),

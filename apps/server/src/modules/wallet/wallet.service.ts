@@ -7,11 +7,14 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { pageWindow } from '../../shared/pagination.ts';
+import type { BusinessEvent } from '../metrics/index.ts';
 import { chapterNotFound, shortOfCoins } from './wallet.errors.ts';
 import type { RecordRow, WalletRepository } from './wallet.repository.ts';
 
 export interface WalletDeps {
   repo: WalletRepository;
+  /** Counts a purchase (the metrics port). */
+  count?: (event: BusinessEvent) => void;
 }
 
 /** A pay order the payments module has just marked paid, as far as the wallet credits it. */
@@ -33,7 +36,7 @@ export interface PaidOrder {
  * nothing, a short balance writes nothing and answers 999 with the price and the balance.
  */
 export async function buyChapter(
-  { repo }: WalletDeps,
+  { repo, count }: WalletDeps,
   p: { userId: number; isVip: boolean; chapterId: number },
 ): Promise<BuyChapterResult> {
   const chapter = await repo.chapterForSale(p.chapterId);
@@ -49,6 +52,7 @@ export async function buyChapter(
   if (outcome === 'short') {
     throw shortOfCoins(chapter.price, balance);
   }
+  if (outcome === 'bought') count?.({ event: 'chapter-bought', coins: chapter.price });
   return {
     chapterId: p.chapterId,
     charged: outcome === 'bought' ? chapter.price : 0,

@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import type { ModuleContext } from '../module-context.ts';
+import { registerDrain } from './drain.ts';
+import { createInstruments } from './metrics.instruments.ts';
+import { createMetricsRepository } from './metrics.repository.ts';
+import { metricsRoutes } from './metrics.routes.ts';
+import { createReadiness } from './readiness.ts';
+
+export type { ReadinessReport, ReadinessState } from './readiness.ts';
+
+/** A business event another module counts where it happens (one call, no await). */
+export type BusinessEvent =
+  /** payments: a new pay order (not the open order a repeated tap gets again). */
+  | { event: 'order-created'; purpose: string }
+  /** payments: the sweeper expired `count` unpaid orders. */
+  | { event: 'orders-expired'; count: number }
+  /** payments: a gateway's notification and what became of it (credited: the order was paid now). */
+  | { event: 'pay-notification'; outcome: 'credited' | 'duplicate' | 'refused' }
+  /** wallet: a chapter bought for `coins` (0 when nothing was charged: free, VIP-free, already owned). */
+  | { event: 'chapter-bought'; coins: number };
+
+/** What other modules (and app.ts) may ask of the metrics module: counting, never reading. */
+export interface MetricsPort {
+  /** Counts a business event (payments, wallet). */
+  count(event: BusinessEvent): void;
+  /** images: one lookup of an image answer in a cache tier ('memory': answers kept in memory, 'disk': resized files). */
+  imageCache(tier: 'memory' | 'disk', outcome: 'hit' | 'miss'): void;
+  /** images: one resize of a source image to WebP took `seconds`. */
+  imageResized(seconds: number): void;
+  /** app.ts's raw static fast path answered (before Fastify): a plain integer increment. */
+  fastPathAnswered(method: string | undefined, status: number): void;
+}
+
+/** How long a readiness check may take before /readyz says 'timeout'. */
+export const READY_CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * Operations: GET /readyz (traffic or not: database and image store reachable, not starting, not draining),
+ * GET /metrics (Prometheus text, behind METRICS_TOKEN), the hooks that count every request, and the drain's
+ * hooks (drain.ts). GET /healthz (the process answers) stays in app.ts.
+ */
+export async function registerMetrics(app: FastifyInstance, ctx: ModuleContext): Promise<MetricsPort> {
+  const repo = createMetricsRepository(ctx.db);
+  const instruments = createInstruments({ pool: repo.poolStats });
+
+  // The store says whether it can be used: the local directories readable and writable, or the bucket answering.
+  const images = () => ctx.ports.storage.ready();
+  const readiness = createReadiness({
+    database: repo.ping,
+    images,
+    timeoutMs: READY_CHECK_TIMEOUT_MS,
+  });
+
+  app.addHook('onReady', (done) => {
+    readiness.ready();
+    done();
+  });
+  registerDrain(app, readiness);
+  // Callback style: no promise per request. The route's pattern, never the raw URL, keeps the labels bounded.
+  app.addHook('onResponse', (request, reply, done) => {
+    instruments.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+
+  await metricsRoutes(app, { readiness, instruments, token: ctx.config.metricsToken });
+
+  return {
+    count(e) {
+      switch (e.event) {
+        case 'order-created':
+          return instruments.orderCreated(e.purpose);
+        case 'orders-expired':
+          return instruments.ordersExpired(e.count);
+        case 'pay-notification':
+          return instruments.notification(e.outcome);
+        case 'chapter-bought':
+          return instruments.chapterBought(e.coins);
+      }
+    },
+    imageCache: instruments.imageCache,
+    imageResized: instruments.imageResized,
+    fastPathAnswered: instruments.fastPath,
+  };
+}

@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import type { PoolStats } from './metrics.instruments.ts';
+
+/** The counts a `pg` Pool keeps (drizzle's node-postgres driver holds its pool as `$client`; PGlite has none). */
+interface PgPoolLike {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  options?: { max?: number };
+}
+
+const isPgPool = (client: unknown): client is PgPoolLike =>
+  typeof client === 'object' &&
+  client !== null &&
+  typeof (client as PgPoolLike).totalCount === 'number' &&
+  typeof (client as PgPoolLike).waitingCount === 'number';
+
+export function createMetricsRepository(db: Database) {
+  const client: unknown = (db as { $client?: unknown }).$client;
+  const pool = isPgPool(client) ? client : undefined;
+  return {
+    /** One round trip: the database answers. */
+    async ping(): Promise<void> {
+      await db.execute(sql`select 1`);
+    },
+    /** The PostgreSQL pool's connections now; undefined on the embedded database. */
+    poolStats: pool
+      ? (): PoolStats => ({
+          total: pool.totalCount,
+          idle: pool.idleCount,
+          waiting: pool.waitingCount,
+          max: pool.options?.max ?? 0,
+        })
+      : undefined,
+  };
+}
+
+export type MetricsRepository = ReturnType<typeof createMetricsRepository>;

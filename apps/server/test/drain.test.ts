@@ -1,0 +1,160 @@
+// SIGTERM in the middle of a stream of concurrent chapter buys: the server stops taking connections, says it is not
+// ready, answers every request it took in full, then exits 0. Checked against the database afterwards: every buy
+// the server committed was answered to its client (none done with its answer lost).
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/client.ts';
+import { notificationBody } from '../src/modules/payments/payments.test-support.ts';
+import { ownedChapterIds } from './money/money-test-kit.ts';
+import { freePort, type ServerProcess, startServer } from './server-process.ts';
+import { createTestDatabase, dbKind, describeDb, type TestDatabase } from './test-database.ts';
+
+const payKey = randomBytes(32);
+const READERS = 6;
+
+describeDb('a server draining on SIGTERM', () => {
+  let dataDir: string;
+  let pg: TestDatabase | undefined;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-drain-'));
+    if (dbKind === 'postgres') pg = await createTestDatabase();
+  });
+  afterAll(async () => {
+    server?.kill('SIGKILL');
+    await pg?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers every request it took, says not ready, and exits 0', async () => {
+    server = await startServer(await freePort(), {
+      DATA_DIR: dataDir,
+      SANDBOX_PAY_KEY: payKey.toString('hex'),
+      REGISTER_PER_HOUR: '10000',
+      DRAIN_SECONDS: '10',
+      ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
+    });
+    const { base } = server;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+    // Readers with 3300 coins each (one paid 30-yuan pack).
+    const readers: { cookie: string; userId: number }[] = [];
+    for (let i = 0; i < READERS; i++) {
+      const res = await fetch(`${base}/api/user/register`, { method: 'POST' });
+      const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const { userId } = (await res.json()).data;
+      const apply = await fetch(
+        `${base}/h5/pay/apply?appType=shell&payChannel=alipay_app&payPurpose=coin&payPurposeId=2&rechargerAmount=3000`,
+        { headers: { cookie } },
+      );
+      const { orderNo } = (await apply.json()).data;
+      const notified = await fetch(`${base}/api/pay/notify/alipay_app`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: notificationBody(payKey, { orderNo, amount: '3000', tradeNo: `T${orderNo}` }),
+      });
+      expect(notified.status).toBe(200);
+      readers.push({ cookie, userId });
+    }
+    const chapters = await pricedChaptersOverHttp(base);
+
+    let signalledAt = Number.POSITIVE_INFINITY;
+    let answered = 0;
+    /** Requests sent before SIGTERM and answered after it: they were in flight when it came. */
+    let inFlightAnswered = 0;
+    /** A response whose body did not arrive whole: must never happen. */
+    const broken: string[] = [];
+    const charged = new Map<number, Set<number>>();
+
+    const streams = readers.map(async (r, n) => {
+      const mine = new Set<number>();
+      charged.set(r.userId, mine);
+      for (let i = 0; ; i++) {
+        const chapter = chapters[(i * READERS + n) % chapters.length] as number;
+        const sentAt = Date.now();
+        let res: Response;
+        try {
+          res = await fetch(`${base}/api/book/chapter/buy?chapterId=${chapter}`, {
+            method: 'POST',
+            headers: { cookie: r.cookie },
+          });
+        } catch {
+          // Refused (the port is closed) or reset before the server took it: no answer was promised.
+          if (Date.now() >= signalledAt) return;
+          throw new Error('a request failed before SIGTERM');
+        }
+        try {
+          const body = await res.json();
+          if (res.status === 200 && body.result === true && body.data.charged > 0) mine.add(chapter);
+        } catch (err) {
+          broken.push(`${res.status} ${String(err)}`);
+          return;
+        }
+        answered++;
+        if (sentAt < signalledAt && Date.now() >= signalledAt) inFlightAnswered++;
+      }
+    });
+
+    // /readyz, polled as a load balancer does: 200 until the drain begins, then 503 or refused, never 200 again.
+    const probes: ('ready' | 'not ready')[] = [];
+    const prober = (async () => {
+      for (;;) {
+        const status = await fetch(`${base}/readyz`).then(
+          (res) => res.status,
+          () => 0,
+        );
+        probes.push(status === 200 ? 'ready' : 'not ready');
+        if (status === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+
+    // SIGTERM once the stream is well under way (a stream that fails before it ends the wait).
+    let streaming = true;
+    void Promise.allSettled(streams).then(() => {
+      streaming = false;
+    });
+    while (answered < 150 && streaming) await new Promise((resolve) => setTimeout(resolve, 10));
+    signalledAt = Date.now();
+    server.kill('SIGTERM');
+    await Promise.all(streams);
+    await prober;
+    expect(await server.exited).toBe(0);
+    const output = server.output();
+    server = undefined;
+
+    expect(broken).toEqual([]);
+    expect(inFlightAnswered).toBeGreaterThan(0);
+    expect(output).not.toContain('requests still in flight');
+    const firstNotReady = probes.indexOf('not ready');
+    expect(firstNotReady).toBeGreaterThan(0);
+    expect(probes.slice(firstNotReady)).not.toContain('ready');
+
+    // Every chapter the server sold was answered as sold, and every answered sale was kept.
+    const { db, close } = pg?.url
+      ? await openDatabase({ kind: 'postgres', url: pg.url })
+      : await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      for (const r of readers) {
+        expect(new Set(await ownedChapterIds(db, r.userId))).toEqual(charged.get(r.userId));
+      }
+    } finally {
+      await close();
+    }
+  }, 180_000);
+});
+
+/** Priced chapters of the demo library, as the catalogue answers them. */
+async function pricedChaptersOverHttp(base: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (const bookId of [1, 2, 3, 4]) {
+    const detail = await (await fetch(`${base}/api/book/detail/${bookId}`)).json();
+    for (const c of detail.data.chapterList as { chapterId: number; price: number }[])
+      if (c.price > 0) ids.push(c.chapterId);
+  }
+  return ids;
+}
