@@ -81,5 +81,6 @@ describeDb(`seedScale (${dbKind})`, () => {
     await expect(seedScale(db, { books: 0 })).rejects.toThrow(RangeError);
     await expect(seedScale(db, { books: 1_000_001 })).rejects.toThrow(RangeError);
     await expect(seedScale(db, { books: 1, chaptersPerBook: 0 })).rejects.toThrow(RangeError);
+    await expect(seedScale(db, { books: 1, chaptersPerBook: 2001 })).rejects.toThrow(RangeError);
   });
 });

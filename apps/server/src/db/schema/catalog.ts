@@ -4,8 +4,10 @@ import {
   check,
   index,
   integer,
+  json,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -47,6 +49,8 @@ export const books = pgTable(
     check('books_counts', sql`${t.readCount} >= 0 and ${t.chapterCount} >= 0 and ${t.recommend} >= 0`),
     index('books_by_filter').on(t.publishStatus, t.categoryId, t.readCount.desc(), t.id),
     index('books_by_category').on(t.categoryId, t.readCount.desc(), t.id),
+    // The list of one publish status, all categories (/api/book/query/{status}/0/{page}).
+    index('books_by_status').on(t.publishStatus, t.readCount.desc(), t.id),
     index('books_by_read_count').on(t.readCount.desc(), t.id),
     index('books_by_updated').on(t.updatedAt.desc(), t.id),
     index('books_by_created').on(t.createdAt.desc(), t.id),
@@ -79,6 +83,58 @@ export const chapters = pgTable(
     check('chapters_number', sql`${t.number} >= 1`),
   ],
 );
+
+/**
+ * The search index (docs/decisions.md, "Search at 100,000 books"): for each gram, one or two characters of a
+ * book's lowercased title, author or description, the ids of the books that have it, in posting lists keyed by
+ * the first of those fields that has it (`tier`: 1 title, 2 author, 3 description) and the book's read-count
+ * bucket (`book_rank_bucket(read_count)`, monotonic in the read count). Reading a gram's lists in (tier, bucket
+ * desc) order gives its books in the search's order up to the bucket, so a page needs the lists up to the page's
+ * last bucket only. Kept by triggers on books (migration 0006), whoever writes the books.
+ */
+export const bookPostings = pgTable(
+  'book_postings',
+  {
+    gram: text().notNull(),
+    tier: smallint().notNull(),
+    bucket: smallint().notNull(),
+    // cardinality(book_ids), kept beside the list so a page can be planned without reading the lists.
+    n: integer().notNull(),
+    bookIds: integer().array().notNull(),
+  },
+  (t) => [
+    // The key, in the order a search reads a gram's lists: tier, then bucket from the top.
+    uniqueIndex('book_postings_key').on(t.gram, t.tier, t.bucket.desc()),
+    check('book_postings_tier', sql`${t.tier} between 1 and 3`),
+    check('book_postings_n', sql`${t.n} = cardinality(${t.bookIds})`),
+  ],
+);
+
+/**
+ * Books per (publish status, category), kept by triggers on books (migration 0006): the lists' totals
+ * (totalItem, totalPage) are sums of at most a few dozen of these rows, exact, without counting the books.
+ */
+export const bookCounts = pgTable(
+  'book_counts',
+  {
+    publishStatus: text().notNull(),
+    categoryId: integer().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.publishStatus, t.categoryId] }), check('book_counts_n', sql`${t.n} >= 0`)],
+);
+
+/**
+ * The chapter list of each book of 200 chapters or more, ready-made: the JSON chapter_list_json(book_id) answers,
+ * kept by triggers on chapters (migration 0006). Building it for a 2,000-chapter book costs ~3 ms a call, reading it
+ * ~1 ms; shorter books' lists are built when asked.
+ */
+export const chapterLists = pgTable('chapter_lists', {
+  bookId: integer()
+    .primaryKey()
+    .references(() => books.id, { onDelete: 'cascade' }),
+  list: json().notNull(),
+});
 
 // Curated lists: e_recommend, new, hot, kkbg, new_on (spec section 7, showcase detail).
 export const showcaseEntries = pgTable(

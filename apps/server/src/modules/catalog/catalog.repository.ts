@@ -1,15 +1,20 @@
 import type { Book, ChapterItem, ShowcaseType } from '@yueman/contract';
-import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 import {
   ads,
+  bookCounts,
+  bookPostings,
   books,
   categories,
+  chapterLists,
   chapters,
   hotWords,
   imageAssets,
   showcaseEntries,
 } from '../../db/schema/index.ts';
+import { rowsOf } from '../../shared/rows.ts';
 
 const bookColumns = {
   bookId: books.id,
@@ -40,24 +45,82 @@ export interface BookFilter {
   categoryId?: number;
 }
 
-/** `%` and `_` in a reader's keyword are literal characters, not wildcards. */
-const likePattern = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * The books a keyword matches, each with its tier (1 title, 2 author, 3 description: the first field that has the
+ * keyword), at least those of the rows [0, end) of the search's order (docs/decisions.md, "Search and lists at
+ * 100,000 books"). The keyword is plain text (`%` and `_` are characters like any other), matched as PostgreSQL's
+ * lower() folds case.
+ *
+ * One or two characters: the keyword is a gram. Its lists are read in (tier, bucket desc) order (the index
+ * book_postings_key), at most `end` of them since each holds a book, and a list's books are taken only while the
+ * lists before it hold fewer than `end`: the rows [0, end) are all in the lists taken, since a book in a lower
+ * bucket has fewer reads than every book in a higher one.
+ */
+const gramHits = (keyword: string, end: number) => sql`(
+  select l.tier, m.id
+  from (
+    select s.tier, s.ids, sum(s.n) over (order by s.tier, s.bucket desc nulls last rows unbounded preceding) - s.n
+      as before
+    from (
+      select ${bookPostings.tier} as tier, ${bookPostings.bucket} as bucket, ${bookPostings.n} as n,
+        ${bookPostings.bookIds} as ids
+      from ${bookPostings} where ${bookPostings.gram} = lower(${keyword}) and ${bookPostings.n} > 0
+      order by ${bookPostings.tier}, ${bookPostings.bucket} desc nulls last limit ${end}
+    ) as s
+  ) as l cross join lateral unnest(l.ids) as m (id)
+  where l.before < ${end}
+) as hit`;
+
+/** Three characters or more: the database function book_search_text (migration 0006) walks the lists. */
+const textHits = (keyword: string, end: number) => sql`book_search_text(lower(${keyword}), ${end}) as hit`;
+
+/**
+ * `column desc nulls last`: the order of the books' indexes (drizzle's `.desc()` in an index is DESC NULLS LAST,
+ * its `desc()` in a query plain DESC, which is NULLS FIRST). The columns are NOT NULL, so the rows come in the
+ * same order either way, but PostgreSQL walks an index for an ORDER BY only when the NULLS placement matches too:
+ * with plain `desc()` every list sorted the whole books table.
+ */
+const newestFirst = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
 export function createCatalogRepository(db: Database) {
   const selectBooks = () =>
     db.select(bookColumns).from(books).innerJoin(categories, eq(books.categoryId, categories.id));
 
-  async function pageOfBooks(where: SQL | undefined, order: SQL[], limit: number, offset: number) {
-    const [rows, [total]] = await Promise.all([
+  /** The books of a list page in `order`, and the list's length (`total`: from book_counts, not a count). */
+  async function pageOfBooks(
+    where: SQL | undefined,
+    order: SQL[],
+    limit: number,
+    offset: number,
+    total: Promise<number>,
+  ) {
+    const [rows, n] = await Promise.all([
       selectBooks()
         .where(where)
         .orderBy(...order)
         .limit(limit)
         .offset(offset),
-      db.select({ n: count() }).from(books).where(where),
+      total,
     ]);
-    return { rows: rows as Book[], total: total?.n ?? 0 };
+    return { rows: rows as Book[], total: n };
   }
+
+  /** How many books have this publish status and category (either may be left out): a sum of book_counts rows. */
+  async function bookTotal(filter: BookFilter): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`coalesce(sum(${bookCounts.n}), 0)`.mapWith(Number) })
+      .from(bookCounts)
+      .where(
+        and(
+          filter.publishStatus ? eq(bookCounts.publishStatus, filter.publishStatus) : undefined,
+          filter.categoryId ? eq(bookCounts.categoryId, filter.categoryId) : undefined,
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  const byReadCount = [newestFirst(books.readCount), asc(books.id)];
+  const byUpdate = [newestFirst(books.updatedAt), asc(books.id)];
 
   return {
     filteredBooks(filter: BookFilter, limit: number, offset: number) {
@@ -65,11 +128,18 @@ export function createCatalogRepository(db: Database) {
         filter.publishStatus ? eq(books.publishStatus, filter.publishStatus) : undefined,
         filter.categoryId ? eq(books.categoryId, filter.categoryId) : undefined,
       );
-      return pageOfBooks(where, [desc(books.readCount), asc(books.id)], limit, offset);
+      return pageOfBooks(where, byReadCount, limit, offset, bookTotal(filter));
     },
 
     recentlyUpdated(limit: number, offset: number) {
-      return pageOfBooks(undefined, [desc(books.updatedAt), asc(books.id)], limit, offset);
+      return pageOfBooks(undefined, byUpdate, limit, offset, bookTotal({}));
+    },
+
+    /** The first books by last update, without the list's total (home's update section). */
+    async latestUpdates(limit: number) {
+      return (await selectBooks()
+        .orderBy(...byUpdate)
+        .limit(limit)) as Book[];
     },
 
     async showcase(type: ShowcaseType, limit: number, offset: number) {
@@ -86,14 +156,44 @@ export function createCatalogRepository(db: Database) {
       return { rows: rows as Book[], total: total?.n ?? 0 };
     },
 
-    searchBooks(keyword: string, limit: number, offset: number) {
-      const pattern = likePattern(keyword);
-      return pageOfBooks(
-        or(ilike(books.title, pattern), ilike(books.author, pattern)),
-        [desc(books.readCount), asc(books.id)],
-        limit,
-        offset,
-      );
+    /** The first `limit` books of each showcase, in one query (home's sections): showcase type to books. */
+    async showcaseHeads(types: readonly ShowcaseType[], limit: number): Promise<Map<ShowcaseType, Book[]>> {
+      const head = sql`(
+        select s.type, s.book_id, s.sort
+        from (values ${sql.join(
+          types.map((t) => sql`(${t}::text)`),
+          sql`, `,
+        )}) as t (type)
+        cross join lateral (
+          select ${showcaseEntries.type} as type, ${showcaseEntries.bookId} as book_id, ${showcaseEntries.sort} as sort
+          from ${showcaseEntries} where ${showcaseEntries.type} = t.type
+          order by ${showcaseEntries.sort}, ${showcaseEntries.bookId} limit ${limit}
+        ) as s
+      ) as head`;
+      const rows = await db
+        .select({ showcase: sql<ShowcaseType>`head.type`, book: bookColumns })
+        .from(books)
+        .innerJoin(categories, eq(books.categoryId, categories.id))
+        .innerJoin(head, sql`head.book_id = ${books.id}`)
+        .orderBy(sql`head.type`, sql`head.sort`, asc(books.id));
+      const heads = new Map<ShowcaseType, Book[]>(types.map((t) => [t, []]));
+      for (const { showcase, book } of rows) heads.get(showcase)?.push(book as Book);
+      return heads;
+    },
+
+    /**
+     * A page of the books matching a keyword: title matches first, then author, then description, each by read
+     * count (desc) and id. Served by book_postings' lists, never a scan of the books.
+     */
+    async searchBooks(keyword: string, limit: number, offset: number) {
+      const hit =
+        [...keyword].length <= 2 ? gramHits(keyword, offset + limit) : textHits(keyword, offset + limit);
+      const rows = await selectBooks()
+        .innerJoin(hit, sql`hit.id = ${books.id}`)
+        .orderBy(sql`hit.tier`, ...byReadCount)
+        .limit(limit)
+        .offset(offset);
+      return rows as Book[];
     },
 
     async book(bookId: number) {
@@ -125,17 +225,36 @@ export function createCatalogRepository(db: Database) {
             ne(books.id, bookId),
           ),
         )
-        .orderBy(desc(books.readCount), asc(books.id))
+        .orderBy(...byReadCount)
         .limit(limit);
       return rows as Book[];
     },
 
-    async chapterList(bookId: number): Promise<Omit<ChapterItem, 'alreadyBuy'>[]> {
-      return db
-        .select(chapterColumns)
-        .from(chapters)
-        .where(eq(chapters.bookId, bookId))
-        .orderBy(asc(chapters.number));
+    /**
+     * The book's chapters in order, from one JSON value of five columns (chapter_list_json, migration 0006):
+     * ready-made in chapter_lists for a book of 200 chapters or more, built here for a shorter one. A 2,000-chapter
+     * book as 2,000 rows cost PGlite ~16 ms to hand over (it decodes a row field by field in JavaScript), built as
+     * one value ~3 ms on either database, read ready-made ~1 ms (docs/decisions.md, "Search and lists at 100,000
+     * books").
+     */
+    async chapterList(bookId: number): Promise<ChapterItem[]> {
+      const [row] = rowsOf<{ columns: [number[], string[], string[], number[], number[]] | null }>(
+        await db.execute(sql`select coalesce(
+          (select ${chapterLists.list} from ${chapterLists} where ${chapterLists.bookId} = ${bookId}),
+          chapter_list_json(${bookId})) as columns`),
+      );
+      if (!row?.columns) return [];
+      const [numbers, titles, covers, prices, ids] = row.columns;
+      return numbers.map((number, i) => ({
+        bookId,
+        number,
+        title: titles[i] ?? '',
+        cover: covers[i] ?? '',
+        price: prices[i] ?? 0,
+        chapterId: ids[i] ?? 0,
+        // The caller marks what the reader owns: one object per chapter, not a copy (2,000 a long book).
+        alreadyBuy: false,
+      }));
     },
 
     async chapter(bookId: number, number: number) {

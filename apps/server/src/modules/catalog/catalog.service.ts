@@ -46,17 +46,21 @@ async function listResponse(
 }
 
 export async function homeIndex({ repo }: CatalogDeps): Promise<HomeIndex> {
-  const first = (type: ShowcaseType) => repo.showcase(type, HOME_SECTION_SIZE, 0).then((p) => p.rows);
-  const [adList, recommendList, newOnList, kkbgList, hotList, newList, updateList] = await Promise.all([
+  const [adList, heads, updateList] = await Promise.all([
     repo.ads(),
-    first('e_recommend'),
-    first('new_on'),
-    first('kkbg'),
-    first('hot'),
-    first('new'),
-    repo.recentlyUpdated(HOME_SECTION_SIZE, 0).then((p) => p.rows),
+    repo.showcaseHeads(['e_recommend', 'new_on', 'kkbg', 'hot', 'new'], HOME_SECTION_SIZE),
+    repo.latestUpdates(HOME_SECTION_SIZE),
   ]);
-  return { adList, recommendList, newOnList, kkbgList, hotList, newList, updateList };
+  const first = (type: ShowcaseType) => heads.get(type) ?? [];
+  return {
+    adList,
+    recommendList: first('e_recommend'),
+    newOnList: first('new_on'),
+    kkbgList: first('kkbg'),
+    hotList: first('hot'),
+    newList: first('new'),
+    updateList,
+  };
 }
 
 export async function categoryList({ repo }: CatalogDeps) {
@@ -98,9 +102,9 @@ export async function bookDetail({ repo }: CatalogDeps, { bookId }: { bookId: nu
     repo.sameCategoryBooks(bookId, RECOMMEND_SIZE),
   ]);
   if (!book) throw bookNotFound();
-  // The detail is a static (shared, cached) answer: ownership is personal and comes from chapter/list.
-  const chapterList = chapters.map((c) => ({ ...c, alreadyBuy: false }));
-  return { book, chapterList, lastChapter: chapterList.at(-1) ?? null, recommendList };
+  // The detail is a static (shared, cached) answer: ownership is personal and comes from chapter/list, so every
+  // alreadyBuy stays false here.
+  return { book, chapterList: chapters, lastChapter: chapters.at(-1) ?? null, recommendList };
 }
 
 export async function chapterList(
@@ -109,14 +113,14 @@ export async function chapterList(
 ): Promise<ChapterItem[]> {
   const [book, chapters] = await Promise.all([repo.bookForReading(bookId), repo.chapterList(bookId)]);
   if (!book) throw bookNotFound();
-  const owned =
-    userId === null
-      ? new Set<number>()
-      : await ownedChapters(
-          userId,
-          chapters.map((c) => c.chapterId),
-        );
-  return chapters.map((c) => ({ ...c, alreadyBuy: owned.has(c.chapterId) }));
+  if (userId !== null && chapters.length > 0) {
+    const owned = await ownedChapters(
+      userId,
+      chapters.map((c) => c.chapterId),
+    );
+    for (const c of chapters) c.alreadyBuy = owned.has(c.chapterId);
+  }
+  return chapters;
 }
 
 /**
@@ -187,5 +191,5 @@ export function searchKeyword(raw: string): string {
 export async function search({ repo }: CatalogDeps, { content, page }: { content: string; page: number }) {
   const keyword = searchKeyword(content);
   const { limit, offset } = pageWindow(page);
-  return (await repo.searchBooks(keyword, limit, offset)).rows;
+  return repo.searchBooks(keyword, limit, offset);
 }

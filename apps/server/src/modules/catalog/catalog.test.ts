@@ -38,6 +38,25 @@ describeDb('catalogue calls', () => {
     expect(body.data.hotList[0]).toHaveProperty('author');
   });
 
+  it('heads each home section with the first six of its showcase, and the update list with the first of /new', async () => {
+    const home = (await get('/api/book/home/index')).json().data;
+    const ids = (list: { bookId: number }[]) => list.map((b) => b.bookId);
+    const sections = {
+      recommendList: 'e_recommend',
+      newOnList: 'new_on',
+      kkbgList: 'kkbg',
+      hotList: 'hot',
+      newList: 'new',
+    } as const;
+    for (const [list, type] of Object.entries(sections)) {
+      const detail = (await get(`/api/book/showcase/detail/${type}/1`)).json().data;
+      expect(ids(home[list]), list).toEqual(ids(detail.bookList).slice(0, 6));
+      expect(home[list][0], list).toEqual(detail.bookList[0]);
+    }
+    const updates = (await get('/api/book/new/1')).json().data;
+    expect(ids(home.updateList)).toEqual(ids(updates.bookList).slice(0, 6));
+  });
+
   it('answers categories and publish statuses without the "all" entries', async () => {
     const { data } = (await get('/api/book/category')).json();
     expect(data.publishStatusList.map((s: { code: string }) => s.code).sort()).toEqual([
@@ -280,9 +299,106 @@ describeDb('search', () => {
     expect((await page(3)).json().data).toEqual([]);
   });
 
+  /** Adds books (title, author, description, read count) to the first category; answers their ids in order. */
+  async function addBooks(list: [string, string, string, number][]): Promise<number[]> {
+    const [category] = await t.db.select().from(categories).limit(1);
+    const added = await t.db
+      .insert(books)
+      .values(
+        list.map(([title, author, abstractContent, readCount]) => ({
+          title,
+          author,
+          abstractContent,
+          readCount,
+          cover: 'covers/x-v.png',
+          horiCover: 'covers/x-h.png',
+          categoryId: category?.id ?? 1,
+          publishStatus: 'serialize',
+        })),
+      )
+      .returning({ id: books.id });
+    return added.map((b) => b.id);
+  }
+  const idsOf = async (content: string, page = 1) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/book/search?content=${encodeURIComponent(content)}&page=${page}`,
+      })
+    )
+      .json()
+      .data.map((b: { bookId: number }) => b.bookId);
+
+  it('ranks title matches first, then author, then description, each by read count then id', async () => {
+    const [inDescription, inDescriptionToo, byAuthor, titleLow, titleHigh, inTitleAndDescription] =
+      await addBooks([
+        ['无关的书甲', '某作者', '一个关于蹀躞的故事', 900_000],
+        ['无关的书乙', '某作者', '又一个蹀躞的故事', 900_000],
+        ['无关的书丙', '蹀躞客', '没有关系', 50_000],
+        ['蹀躞之书', '某作者', '', 10],
+        ['夜行蹀躞', '某作者', '', 2_000],
+        ['蹀躞双城', '某作者', '也写在简介里：蹀躞', 1],
+      ]);
+    const ranked = [titleHigh, titleLow, inTitleAndDescription, byAuthor, inDescription, inDescriptionToo];
+    // Two characters, one character (each of them), and the whole keyword in the middle of a longer one.
+    expect(await idsOf('蹀躞')).toEqual(ranked);
+    expect(await idsOf('蹀')).toEqual(ranked);
+    expect(await idsOf('躞')).toEqual(ranked);
+    expect(await idsOf('蹀躞客')).toEqual([byAuthor]);
+    expect(await idsOf('蹀躞的故事')).toEqual([inDescription, inDescriptionToo]);
+    expect(await idsOf('之书')).toContain(titleLow);
+  });
+
+  it('finds a three-character keyword only where it is whole, and case-insensitively', async () => {
+    const [apart, whole, latin] = await addBooks([
+      ['鸿鹄鹄雁', '某作者', '', 5],
+      ['鸿鹄雁来', '某作者', '', 1],
+      ['Yueman Comics', 'Some Author', '', 1],
+    ]);
+    expect(await idsOf('鸿鹄雁')).toEqual([whole]);
+    expect(await idsOf('鸿鹄')).toEqual([apart, whole]);
+    expect(await idsOf('yUEMAN')).toEqual([latin]);
+    expect(await idsOf('yu')).toContain(latin);
+    expect(await idsOf('Y')).toContain(latin);
+  });
+
   it('treats % and _ as plain characters', async () => {
     expect((await search('%')).json().data).toEqual([]);
     expect((await search('_')).json().data).toEqual([]);
+    const [percent, underscore] = await addBooks([
+      ['满分100%恋人', '某作者', '', 1],
+      ['a_b漫画', '某作者', '', 1],
+      ['a-b漫画', '某作者', '', 1],
+    ]);
+    expect(await idsOf('%')).toEqual([percent]);
+    expect(await idsOf('0%')).toEqual([percent]);
+    expect(await idsOf('00%恋')).toEqual([percent]);
+    expect(await idsOf('_')).toEqual([underscore]);
+    expect(await idsOf('a_b')).toEqual([underscore]);
+    expect(await idsOf('%_')).toEqual([]);
+  });
+
+  it('pages across the tiers: the title matches, then the author matches', async () => {
+    const titles = await addBooks(
+      Array.from({ length: 23 }, (_, i): [string, string, string, number] => [
+        `翎羽之书${i}`,
+        '某作者',
+        '',
+        100 - i,
+      ]),
+    );
+    const authors = await addBooks(
+      Array.from({ length: 4 }, (_, i): [string, string, string, number] => [
+        `无题${i}`,
+        '翎羽',
+        '',
+        1000 - i,
+      ]),
+    );
+    expect(await idsOf('翎羽', 1)).toEqual(titles.slice(0, 20));
+    expect(await idsOf('翎羽', 2)).toEqual([...titles.slice(20), ...authors]);
+    expect(await idsOf('翎', 2)).toEqual([...titles.slice(20), ...authors]);
+    expect(await idsOf('翎羽', 3)).toEqual([]);
   });
 
   it('offers hot words', async () => {

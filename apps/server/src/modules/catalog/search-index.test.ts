@@ -1,0 +1,245 @@
+// The search index (book_postings) and the list totals (book_counts) that triggers on books keep: after every
+// kind of write they equal what the books say, and search pages equal a brute-force search of the books.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, describeDb, type TestDatabase } from '../../../test/test-database.ts';
+import type { Database } from '../../db/client.ts';
+import { books, categories, chapters } from '../../db/schema/index.ts';
+import { seedDemoLibrary } from '../../seed/seed-demo.ts';
+import { seedScale } from '../../seed/seed-scale.ts';
+import { rowsOf } from '../../shared/rows.ts';
+import { createCatalogRepository } from './catalog.repository.ts';
+
+async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
+  return rowsOf<T>(await db.execute(query));
+}
+
+/** Postings that should be there and are not, and postings that are there and should not be (at most 5 each). */
+async function postingsDrift(db: Database) {
+  const expected = sql`select g.gram, g.tier, book_rank_bucket(b.read_count) as bucket, b.id
+    from books as b, book_grams(b.title, b.author, b.abstract_content) as g`;
+  const actual = sql`select p.gram, p.tier, p.bucket, unnest(p.book_ids) as id from book_postings as p`;
+  return {
+    missing: await rows(db, sql`(${expected} except all ${actual}) limit 5`),
+    extra: await rows(db, sql`(${actual} except all ${expected}) limit 5`),
+  };
+}
+
+/** book_counts rows that disagree with the books (zero rows may stay behind). */
+async function countsDrift(db: Database) {
+  return rows(
+    db,
+    sql`select coalesce(c.publish_status, b.publish_status) as status, coalesce(c.category_id, b.category_id) as category,
+          c.n as counted, b.n as real
+        from book_counts as c
+        full join (select publish_status, category_id, count(*)::int as n from books group by 1, 2) as b
+          on b.publish_status = c.publish_status and b.category_id = c.category_id
+        where coalesce(c.n, 0) <> coalesce(b.n, 0)`,
+  );
+}
+
+/** The search's order by brute force: every book, checked field by field with strpos on lower(). */
+async function bruteForce(db: Database, keyword: string, limit: number, offset: number) {
+  const found = await rows<{ id: number }>(
+    db,
+    sql`select b.id from books as b, lateral (select case
+          when strpos(lower(b.title), lower(${keyword})) > 0 then 1
+          when strpos(lower(b.author), lower(${keyword})) > 0 then 2
+          when strpos(lower(b.abstract_content), lower(${keyword})) > 0 then 3 end as tier) as t
+        where t.tier is not null order by t.tier, b.read_count desc, b.id limit ${limit} offset ${offset}`,
+  );
+  return found.map((r) => r.id);
+}
+
+/** A repeatable pseudo-random sequence. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describeDb('search index and list totals', () => {
+  let test: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    test = await createTestDatabase();
+    db = test.db;
+    await seedDemoLibrary(db);
+    await seedScale(db, { books: 400, chaptersPerBook: 1 });
+  });
+  afterAll(async () => {
+    await test?.close();
+  });
+
+  it('holds every gram of every book after the seeds, and counts every book', async () => {
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
+    expect(await countsDrift(db)).toEqual([]);
+    const [posted] = await rows<{ n: number }>(
+      db,
+      sql`select count(distinct id)::int as n from
+      (select unnest(book_ids) as id from book_postings) as p`,
+    );
+    expect(posted?.n).toBe(await db.$count(books));
+  });
+
+  it('follows inserts, edits, reads across buckets, moves between lists and deletes', async () => {
+    const [category] = await db.select().from(categories).limit(1);
+    const [other] = await db
+      .select()
+      .from(categories)
+      .where(sql`${categories.id} <> ${category?.id}`)
+      .limit(1);
+    const added = await db
+      .insert(books)
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          title: `索引之书${i}`,
+          author: i % 2 ? '索引作者' : '别人',
+          abstractContent: `第${i}本用来检查索引的书`,
+          cover: 'covers/x-v.png',
+          horiCover: 'covers/x-h.png',
+          categoryId: category?.id ?? 1,
+          publishStatus: 'serialize',
+          readCount: i * 37,
+        })),
+      )
+      .returning({ id: books.id });
+    const ids = added.map((b) => b.id);
+    await db.update(books).set({ title: '改过的书名' }).where(sql`${books.id} = ${ids[0]}`);
+    await db.update(books).set({ abstractContent: '' }).where(sql`${books.id} = ${ids[1]}`);
+    // Reads one at a time (the read path) and in jumps, over several buckets.
+    for (let i = 0; i < 40; i++) {
+      await db
+        .update(books)
+        .set({ readCount: sql`${books.readCount} + 1` })
+        .where(sql`${books.id} = ${ids[2]}`);
+    }
+    await db.update(books).set({ readCount: 1_000_000 }).where(sql`${books.id} = ${ids[3]}`);
+    await db.update(books).set({ readCount: 0 }).where(sql`${books.id} in (${ids[4]}, ${ids[5]})`);
+    await db
+      .update(books)
+      .set({ publishStatus: 'finish', categoryId: other?.id ?? 2 })
+      .where(sql`${books.id} in (${ids[6]}, ${ids[7]}, ${ids[8]})`);
+    await db
+      .update(books)
+      .set({ readCount: sql`${books.readCount} * 3` })
+      .where(sql`${books.id} % 5 = 0`);
+    await db.delete(books).where(sql`${books.id} in (${ids[9]}, ${ids[10]})`);
+    await db
+      .transaction(async (tx) => {
+        await tx.update(books).set({ author: '事务里的作者' }).where(sql`${books.id} = ${ids[11]}`);
+        tx.rollback();
+      })
+      .catch(() => undefined);
+
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
+    expect(await countsDrift(db)).toEqual([]);
+  });
+
+  it('answers every page as a brute-force search of the books does, for keywords of 1 to 5 characters', async () => {
+    const repo = createCatalogRepository(db);
+    const rnd = random(11);
+    const texts = (await db.select({ t: books.title, a: books.author, d: books.abstractContent }).from(books))
+      .flatMap((b) => [b.t, b.a, b.d])
+      .filter((t) => t.length > 0);
+    const keywords = new Set<string>(['%', '_', '的', '故事', '一部', 'zz', '不存在的词']);
+    while (keywords.size < 80) {
+      const chars = [...(texts[Math.floor(rnd() * texts.length)] ?? '')];
+      const length = 1 + Math.floor(rnd() * 5);
+      if (chars.length < length) continue;
+      const at = Math.floor(rnd() * (chars.length - length + 1));
+      keywords.add(chars.slice(at, at + length).join(''));
+    }
+    for (const keyword of keywords) {
+      for (const page of [0, 1, 4]) {
+        const got = (await repo.searchBooks(keyword, 20, page * 20)).map((b) => b.bookId);
+        expect(got, `${keyword} page ${page + 1}`).toEqual(await bruteForce(db, keyword, 20, page * 20));
+      }
+    }
+  });
+
+  it('keeps a ready-made chapter list for books of 200 chapters or more, equal to their chapters', async () => {
+    const repo = createCatalogRepository(db);
+    const [category] = await db.select().from(categories).limit(1);
+    const [long] = await db
+      .insert(books)
+      .values({
+        title: '长篇',
+        author: '某作者',
+        cover: 'covers/x-v.png',
+        horiCover: 'covers/x-h.png',
+        categoryId: category?.id ?? 1,
+        publishStatus: 'serialize',
+      })
+      .returning({ id: books.id });
+    const bookId = long?.id ?? 0;
+    const chapter = (number: number) => ({
+      bookId,
+      number,
+      title: `第${number}话 "引号"\\与\u0001`,
+      cover: `chapters/x/${number}.png`,
+      price: number % 3 === 0 ? 0 : 20,
+    });
+    const stored = async () =>
+      (
+        await rows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from chapter_lists where book_id = ${bookId}`,
+        )
+      )[0]?.n;
+    const real = async () =>
+      (
+        await db
+          .select({
+            number: chapters.number,
+            title: chapters.title,
+            cover: chapters.cover,
+            price: chapters.price,
+            chapterId: chapters.id,
+          })
+          .from(chapters)
+          .where(sql`${chapters.bookId} = ${bookId}`)
+          .orderBy(chapters.number)
+      ).map((c) => ({ bookId, ...c, alreadyBuy: false }));
+
+    // Inserted out of order, in two statements: 150 (built when asked), then 100 more (kept ready-made).
+    await db.insert(chapters).values(Array.from({ length: 150 }, (_, i) => chapter(300 - 2 * i)));
+    expect(await stored()).toBe(0);
+    expect(await repo.chapterList(bookId)).toEqual(await real());
+    await db.insert(chapters).values(Array.from({ length: 100 }, (_, i) => chapter(1 + 2 * i)));
+    expect(await stored()).toBe(1);
+    expect(await repo.chapterList(bookId)).toEqual(await real());
+    await db
+      .update(chapters)
+      .set({ title: '改名', price: 99 })
+      .where(sql`${chapters.bookId} = ${bookId} and ${chapters.number} < 10`);
+    expect(await repo.chapterList(bookId)).toEqual(await real());
+    await db.delete(chapters).where(sql`${chapters.bookId} = ${bookId} and ${chapters.number} > 250`);
+    expect(await repo.chapterList(bookId)).toEqual(await real());
+    await db.delete(chapters).where(sql`${chapters.bookId} = ${bookId} and ${chapters.number} > 100`);
+    expect(await stored()).toBe(0);
+    expect(await repo.chapterList(bookId)).toEqual(await real());
+    expect(await repo.chapterList(999_999)).toEqual([]);
+  });
+
+  it('totals each list from the counts, equal to counting the books', async () => {
+    const repo = createCatalogRepository(db);
+    const cats = await db.select({ id: categories.id }).from(categories);
+    for (const publishStatus of [undefined, 'finish', 'serialize'] as const) {
+      for (const categoryId of [undefined, ...cats.map((c) => c.id)]) {
+        const { total } = await repo.filteredBooks({ publishStatus, categoryId }, 20, 0);
+        const [real] = await rows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from books
+              where (${publishStatus ?? null}::text is null or publish_status = ${publishStatus ?? null})
+                and (${categoryId ?? null}::int is null or category_id = ${categoryId ?? null})`,
+        );
+        expect(total, `${publishStatus} ${categoryId}`).toBe(real?.n);
+      }
+    }
+    expect((await repo.recentlyUpdated(20, 0)).total).toBe(await db.$count(books));
+  });
+});
