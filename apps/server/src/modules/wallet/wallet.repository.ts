@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { books, chapterPurchases, chapters, users } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
@@ -50,13 +50,19 @@ export function createWalletRepository(db: Database) {
       return row?.vipEnd ?? null;
     },
 
-    /** Which of these chapters the user has bought (chapter_purchases). */
+    /**
+     * Which of these chapters the user has bought (chapter_purchases). The ids go as one array parameter: as a list
+     * of parameters (`in ($2, …, $2001)`) a 2,000-chapter book cost ~8 ms of parsing and planning per call.
+     */
     async ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>> {
       if (chapterIds.length === 0) return new Set();
+      const ids = `{${chapterIds.map((id) => Math.trunc(id)).join(',')}}`;
       const rows = await db
         .select({ chapterId: chapterPurchases.chapterId })
         .from(chapterPurchases)
-        .where(and(eq(chapterPurchases.userId, userId), inArray(chapterPurchases.chapterId, chapterIds)));
+        .where(
+          and(eq(chapterPurchases.userId, userId), sql`${chapterPurchases.chapterId} = any(${ids}::int[])`),
+        );
       return new Set(rows.map((r) => r.chapterId));
     },
 
