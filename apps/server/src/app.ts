@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import { behindTransactionPooler, type Database } from './db/client.ts';
 import { registerCatalog } from './modules/catalog/index.ts';
 import { registerImages } from './modules/images/index.ts';
-import { registerMetrics } from './modules/metrics/index.ts';
+import { KEPT_IMAGE_ROUTE, registerMetrics } from './modules/metrics/index.ts';
 import type { ModuleContext, Ports } from './modules/module-context.ts';
 import { registerPayments } from './modules/payments/index.ts';
 import { registerStorage } from './modules/storage/index.ts';
@@ -71,9 +71,13 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     logger,
     serverFactory: (handler) =>
       createServer((req, res) => {
-        // A kept answer's only cost to the metrics is one integer increment (`ports` is filled before any hit).
+        // Kept static answers and kept page images, sent before Fastify from ready bytes (docs/decisions.md, "Static
+        // calls and images at the speed of a static file server"). Their only cost to the metrics is one integer
+        // increment; `ports` is filled before any request arrives.
         if (answers.answerRaw(req, res)) ports.metrics.fastPathAnswered(req.method, res.statusCode);
-        else handler(req, res);
+        else if (ports.images.answerRaw(req, res)) {
+          ports.metrics.fastPathAnswered(req.method, res.statusCode, KEPT_IMAGE_ROUTE);
+        } else handler(req, res);
       }),
     // A hop count as proxy-addr reads it: the socket and the next hops - 1 entries from the right are proxies.
     trustProxy:

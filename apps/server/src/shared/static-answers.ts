@@ -16,6 +16,8 @@ export interface StaticAnswer {
   expires: number;
   br?: Buffer;
   gzip?: Buffer;
+  /** answerRaw's header lists (name, value, name, value…) per encoding and for 304: built once per answer. */
+  heads?: Partial<Record<'identity' | 'br' | 'gzip' | 'notModified', string[]>>;
 }
 
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -86,21 +88,32 @@ export class StaticAnswers {
   answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
     const answer = this.lookup(req.method, req.url);
     if (!answer) return false;
-    const headers: Record<string, string | number> = {
+    answer.heads ??= {};
+    if (etagMatches(req.headers['if-none-match'], answer.etag)) {
+      answer.heads.notModified ??= this.headList(answer);
+      res.writeHead(304, answer.heads.notModified).end();
+      return true;
+    }
+    const { body, encoding } = encodedBody(answer, req.headers['accept-encoding']);
+    const key = encoding ?? 'identity';
+    // The same list on every hit: no header object to build (and collect) per request.
+    answer.heads[key] ??= this.headList(answer, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(body.length),
+      ...(encoding ? { 'content-encoding': encoding } : {}),
+    });
+    res.writeHead(200, answer.heads[key]).end(body);
+    return true;
+  }
+
+  private headList(answer: StaticAnswer, more: Record<string, string> = {}): string[] {
+    const headers = {
       ...this.opts.headers,
       etag: answer.etag,
       'cache-control': STATIC_CACHE_CONTROL,
       vary: 'Accept-Encoding',
+      ...more,
     };
-    if (etagMatches(req.headers['if-none-match'], answer.etag)) {
-      res.writeHead(304, headers).end();
-      return true;
-    }
-    const { body, encoding } = encodedBody(answer, req.headers['accept-encoding']);
-    headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = body.length;
-    if (encoding) headers['content-encoding'] = encoding;
-    res.writeHead(200, headers).end(body);
-    return true;
+    return Object.entries(headers).flat();
   }
 }

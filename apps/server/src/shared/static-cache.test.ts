@@ -25,6 +25,21 @@ describeDb('kept static answers', () => {
     expect(revalidated.statusCode).toBe(304);
   });
 
+  it('sends the first answer compressed exactly as the kept copies after it (one set of bytes per URL)', async () => {
+    const fresh = await createTestApp({ staticCacheMs: 60_000 });
+    try {
+      const ask = () =>
+        fresh.app.inject({ url: '/api/book/detail/5', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const first = await ask();
+      const kept = await ask();
+      expect(first.headers['content-encoding']).toBe('br');
+      expect(kept.headers['content-encoding']).toBe('br');
+      expect(first.rawPayload.equals(kept.rawPayload)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('sends br and gzip copies of large answers that decode to the same JSON', async () => {
     const plain = await t.app.inject({ url: '/api/book/home/index' });
     const br = await t.app.inject({

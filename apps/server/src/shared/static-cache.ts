@@ -44,16 +44,21 @@ export default fp(
       if (fromCache.has(reply) || reply.statusCode !== 200 || typeof payload !== 'string') {
         return done(null, payload);
       }
-      const { etag } = answers.keep(request.method, request.url, payload);
+      const answer = answers.keep(request.method, request.url, payload);
       reply
-        .header('ETag', etag)
+        .header('ETag', answer.etag)
         .header('Cache-Control', STATIC_CACHE_CONTROL)
         .header('Vary', 'Accept-Encoding');
-      if (etagMatches(request.headers['if-none-match'], etag)) {
+      if (etagMatches(request.headers['if-none-match'], answer.etag)) {
         reply.code(304);
         return done(null, '');
       }
-      done(null, payload);
+      // The same bytes as every later answer from the kept copy (and from any other server): compressed as the
+      // request accepts, by the same rule.
+      const { body, encoding } = encodedBody(answer, request.headers['accept-encoding']);
+      if (!encoding) return done(null, payload);
+      reply.header('Content-Encoding', encoding);
+      done(null, body);
     };
 
     const noStore: onRequestHookHandler = (_request, reply, done) => {

@@ -28,6 +28,19 @@ describe('cachedFreePages', () => {
     expect(db.lookups).toEqual(['pages/a.png', 'pages/b.png', 'pages/a.png']);
   });
 
+  it('knows a page free without waiting only while a fresh answer of the database says so', async () => {
+    let now = 1_000_000;
+    const db = database(new Set(['/pages/1/1/1.png']));
+    const isFree = cachedFreePages(db.lookup, { ttlMs: 30_000, now: () => now });
+    expect(isFree.knownFree('/pages/1/1/1.png')).toBe(false);
+    await isFree('/pages/1/1/1.png');
+    await isFree('/pages/2/1/1.png');
+    expect(isFree.knownFree('/pages/1/1/1.png')).toBe(true);
+    expect(isFree.knownFree('/pages/2/1/1.png')).toBe(false);
+    now += 30_001;
+    expect(isFree.knownFree('/pages/1/1/1.png')).toBe(false);
+  });
+
   it('shares one lookup among concurrent first requests', async () => {
     const db = database(new Set(['pages/a.png']));
     const isFree = cachedFreePages(db.lookup);

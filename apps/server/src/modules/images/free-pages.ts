@@ -18,5 +18,8 @@ export function cachedFreePages(
     fetchMethod: (path) => lookup(path),
   });
   // Undefined only if the fetch were aborted; a page is free only when the database says so.
-  return async (path: string): Promise<boolean> => (await known.fetch(path)) ?? false;
+  const isFree = async (path: string): Promise<boolean> => (await known.fetch(path)) ?? false;
+  /** Without waiting: true only when a fresh answer of the database said free (the raw fast path's check). */
+  const knownFree = (path: string): boolean => known.get(path) === true;
+  return Object.assign(isFree, { knownFree });
 }

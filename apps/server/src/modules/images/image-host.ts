@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../../shared/envelope.ts';
@@ -39,6 +40,10 @@ export interface ImageHostOptions {
    * answers false, a page without a valid grant answers 403: access is denied unless the database says free.
    */
   isFreePage?: (path: string) => Promise<boolean>;
+  /** Without waiting: true when a page is already known free (the raw fast path; cachedFreePages.knownFree). */
+  knownFreePage?: (path: string) => boolean;
+  /** The headers every answer starts with (the protective headers): the raw fast path runs before Fastify's hooks. */
+  rawHeaders?: Readonly<Record<string, string>>;
   /** Bytes of answers kept in memory (default 64 MB), and the largest one kept (default 512 KB). */
   memoryBytes?: number;
   memoryItemBytes?: number;
@@ -59,6 +64,12 @@ export interface ImageHost {
   handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void>;
   /** parse + handle for a catch-all route: false when the URL is not an image URL (nothing sent). */
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /**
+   * The raw fast path (app.ts, before Fastify): a GET of an image kept in memory, answered from ready bytes when who
+   * may have it is known without waiting (a valid grant, an image that is not a page, a page known free). False
+   * for anything else, with nothing sent: `serve` answers it, with the same status, headers and body.
+   */
+  answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
   readonly stats: { resizes: number };
 }
 
@@ -180,6 +191,51 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return sendWith(answer).send(answer.body);
   }
 
+  /** Who may have it, decided without waiting: as `access`, or undefined when only the database can tell. */
+  function accessKnown({ path, grant }: ImageRequest): string | null | undefined {
+    if (grant) {
+      if (!opts.grants?.verify(grant, path)) return null;
+      return `public, max-age=${opts.grants.secondsLeft(grant.expiry)}, immutable`;
+    }
+    if (!isPagePath(path)) return IMMUTABLE;
+    return opts.knownFreePage?.(path) ? IMMUTABLE : undefined;
+  }
+
+  /** The header lists of a kept answer under one Cache-Control (a granted page's changes every second). */
+  function rawHeads(answer: Answer, cacheControl: string) {
+    if (answer.raw?.cacheControl !== cacheControl) {
+      const common = { ...opts.rawHeaders, ...answer.headers, 'cache-control': cacheControl };
+      answer.raw = {
+        cacheControl,
+        ok: Object.entries({ ...common, 'content-length': String(answer.body?.length ?? 0) }).flat(),
+        notModified: Object.entries({
+          ...opts.rawHeaders,
+          etag: answer.etag,
+          'cache-control': cacheControl,
+        }).flat(),
+      };
+    }
+    return answer.raw;
+  }
+
+  function answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET' || req.url === undefined) return false;
+    const parsed = parse(req.url);
+    // Covers are left to `serve`: their text body is compressed there (@fastify/compress), the same bytes each time.
+    if (parsed === null || 'error' in parsed || isCoverPath(parsed.path)) return false;
+    const cacheControl = accessKnown(parsed);
+    // Refused (null) or not known yet (undefined): `serve` answers, after asking the database if it must.
+    if (!cacheControl) return false;
+    const kept = memo.get(`${parsed.width}/${parsed.path}`);
+    // Not in memory, or too large to keep there (it streams from the store): `serve` answers.
+    if (!kept?.body) return false;
+    metrics?.cache('memory', 'hit');
+    const heads = rawHeads(kept, cacheControl);
+    if (notModified(req.headers['if-none-match'], kept.etag)) res.writeHead(304, heads.notModified).end();
+    else res.writeHead(200, heads.ok).end(kept.body);
+    return true;
+  }
+
   async function handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void> {
     await respond(request, reply, parsed);
   }
@@ -203,5 +259,5 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return true;
   }
 
-  return { parse, handle, serve, stats: store.stats };
+  return { parse, handle, serve, answerRaw, stats: store.stats };
 }

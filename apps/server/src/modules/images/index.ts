@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { securityHeaders } from '../../shared/security-headers.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { cachedFreePages } from './free-pages.ts';
 import { createImageHost } from './image-host.ts';
@@ -14,6 +16,8 @@ export interface ImagesPort {
   grantPage(path: string): string;
   /** Answers an image URL (`{path}_{width}_0.img`); false, with nothing sent, when the URL is not one. */
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /** A kept page image answered before Fastify (app.ts); false, with nothing sent, when `serve` must answer. */
+  answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
 /**
@@ -32,11 +36,15 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     read: (key) => ctx.ports.storage.read(key),
     put: (key, body, type) => ctx.ports.storage.put(key, body, type),
   };
+  const freePages = cachedFreePages((path) => ctx.ports.catalog.isFreePage(path));
   const host = createImageHost({
     storage,
     coverKey: config.coverKey,
     grants,
-    isFreePage: cachedFreePages((path) => ctx.ports.catalog.isFreePage(path)),
+    isFreePage: freePages,
+    knownFreePage: freePages.knownFree,
+    // The raw fast path runs before Fastify's hooks: its answers carry the protective headers themselves.
+    rawHeaders: securityHeaders({ https: config.publicOrigin.startsWith('https://') }),
     // Demo pictures are drawn only with the demo library on, and only for images the database knows.
     draw: ctx.demoDrawer?.(isKnownImage),
     log: ctx.log,
@@ -46,5 +54,5 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
       resized: (seconds) => ctx.ports.metrics.imageResized(seconds),
     },
   });
-  return { grantPage: (path) => grants.grant(path), serve: host.serve };
+  return { grantPage: (path) => grants.grant(path), serve: host.serve, answerRaw: host.answerRaw };
 }

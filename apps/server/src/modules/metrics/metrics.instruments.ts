@@ -12,6 +12,8 @@ import client from 'prom-client';
 
 /** The route label of answers the raw static fast path sends before Fastify routes the request. */
 export const FAST_PATH_ROUTE = '(static cache)';
+/** The route label of kept images answered by the image host's raw fast path. */
+export const KEPT_IMAGE_ROUTE = '(kept image)';
 /** The route label of requests no route matched (404s). */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
@@ -29,6 +31,8 @@ export interface PoolStats {
 const FAST_STATUSES = ['200', '304', 'other'] as const;
 type FastStatusCounts = Record<(typeof FAST_STATUSES)[number], number>;
 interface FastPathCounts {
+  method: string;
+  route: string;
   counts: FastStatusCounts;
   reported: FastStatusCounts;
 }
@@ -61,12 +65,13 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
     labelNames: HTTP_LABELS,
     registers,
     collect() {
-      for (const [method, row] of fastPath) {
+      for (const row of fastPath.values()) {
+        const { method, route } = row;
         for (const status of FAST_STATUSES) {
           const grown = row.counts[status] - row.reported[status];
           if (grown === 0) continue;
           row.reported[status] = row.counts[status];
-          requests.inc({ method, route: FAST_PATH_ROUTE, status_code: status }, grown);
+          requests.inc({ method, route, status_code: status }, grown);
         }
       }
     },
@@ -162,12 +167,13 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
     },
 
     /** One answer of the raw static fast path: an integer increment. */
-    fastPath(method = '', status: number) {
-      let row = fastPath.get(method);
+    fastPath(method = '', status: number, route = FAST_PATH_ROUTE) {
+      const key = `${route} ${method}`;
+      let row = fastPath.get(key);
       if (!row) {
-        // Bounded: only methods whose answers the static cache kept reach here.
-        row = { counts: { 200: 0, 304: 0, other: 0 }, reported: { 200: 0, 304: 0, other: 0 } };
-        fastPath.set(method, row);
+        // Bounded: two routes, and only methods whose answers a fast path kept reach here.
+        row = { method, route, counts: { 200: 0, 304: 0, other: 0 }, reported: { 200: 0, 304: 0, other: 0 } };
+        fastPath.set(key, row);
       }
       if (status === 200) row.counts[200]++;
       else if (status === 304) row.counts[304]++;
