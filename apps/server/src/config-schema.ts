@@ -66,6 +66,11 @@ export const configSchema = Type.Object(
         writeOnly: true,
       },
     ),
+    WEB_CONCURRENCY: optional(
+      'every core with `DATABASE_URL`; 1 with the embedded database',
+      'server processes sharing the port (node:cluster workers); above 1 only with `DATABASE_URL`, since the embedded database is opened by one process',
+      { pattern: '^\\s*(?:[1-9][0-9]?)?\\s*$', expected: 'a whole number from 1 to 99' },
+    ),
     DATABASE_POOLER: Type.String({
       default: 'none',
       pattern: '^(?:none|pgbouncer)$',

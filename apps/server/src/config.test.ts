@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
@@ -25,6 +25,23 @@ describe('TRUST_PROXY', () => {
       expect(() => load({ TRUST_PROXY: bad }), bad).toThrow(ConfigError);
     }
     expect(() => load({ TRUST_PROXY: 'true' })).toThrow(/hop count|CIDR/);
+  });
+});
+
+describe('WEB_CONCURRENCY', () => {
+  const pg = { DATABASE_URL: 'postgres://u@127.0.0.1/db' };
+  it('is one process with the embedded database, every core with PostgreSQL, or what it says', () => {
+    expect(load({}).webConcurrency).toBe(1);
+    expect(load(pg).webConcurrency).toBe(availableParallelism());
+    expect(load({ ...pg, WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
+    expect(load({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+  });
+
+  it('refuses several processes on the embedded database, and anything that is not a count', () => {
+    expect(() => load({ WEB_CONCURRENCY: '2' })).toThrow(/needs DATABASE_URL/);
+    for (const bad of ['0', '-1', 'two', '1.5', '100']) {
+      expect(() => load({ ...pg, WEB_CONCURRENCY: bad }), bad).toThrow(ConfigError);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envSchema, { type EnvSchemaOpt } from 'env-schema';
@@ -23,6 +24,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** 'pgbouncer': the database is reached through a transaction-mode pooler (no named prepared statements). */
   databasePooler: 'none' | 'pgbouncer';
+  /** Server processes on the port (workers.ts); 1 with the embedded database. */
+  webConcurrency: number;
   /** Where the rate limits and attempt counters live; undefined: in the database. */
   redisUrl: string | undefined;
   /** Where source images live; demo drawings are written here on first request. */
@@ -168,6 +171,17 @@ function s3Settings(env: Env): S3Settings | undefined {
   };
 }
 
+/** WEB_CONCURRENCY: unset means every core with PostgreSQL; above 1 without it is refused (one database owner). */
+function webConcurrency(raw: string | undefined, withPostgres: boolean): number {
+  const n = raw?.trim() ? Number(raw.trim()) : withPostgres ? availableParallelism() : 1;
+  if (n > 1 && !withPostgres) {
+    throw new ConfigError(
+      `WEB_CONCURRENCY=${n} needs DATABASE_URL: the embedded database is opened by one process only`,
+    );
+  }
+  return n;
+}
+
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
   const env = validEnv(raw);
   const dataDir = path.resolve(env.DATA_DIR);
@@ -180,6 +194,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     databasePooler: env.DATABASE_POOLER === 'pgbouncer' ? 'pgbouncer' : 'none',
+    webConcurrency: webConcurrency(env.WEB_CONCURRENCY, Boolean(env.DATABASE_URL?.trim())),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),

@@ -1,15 +1,20 @@
+import cluster from 'node:cluster';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { loggerOptions } from './shared/logging.ts';
+import { runWorkers } from './workers.ts';
 
 const log = pino(loggerOptions(process.env.LOG_LEVEL ?? 'info'));
 
 async function main() {
   const startedAt = performance.now();
+  // In a primary of several workers, this also makes the generated keys in the data directory once, before any
+  // worker reads them.
   const config = loadConfig();
+  if (cluster.isPrimary && config.webConcurrency > 1) return runWorkers(config.webConcurrency, log);
   // The lock guards the embedded database and the image cache, which live in the data directory.
   await createPrivateDir(config.dataDir);
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });

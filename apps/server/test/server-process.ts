@@ -10,6 +10,7 @@ const builtMain = path.join(root, 'apps/server/dist/main.js');
 
 export interface ServerProcess {
   base: string;
+  pid: number;
   exited: Promise<number | null>;
   kill(signal: NodeJS.Signals): void;
   output(): string;
@@ -40,7 +41,15 @@ export async function startServer(
   const args = opts.built ? ['--enable-source-maps', builtMain] : ['--import', 'tsx', main];
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // One process unless a test asks for workers (WEB_CONCURRENCY defaults to every core with PostgreSQL).
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEB_CONCURRENCY: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -65,6 +74,7 @@ export async function startServer(
   }
   return {
     base,
+    pid: child.pid as number,
     exited,
     kill: (signal) => {
       if (child.exitCode === null) child.kill(signal);
