@@ -2,7 +2,7 @@
 // that runs on success, failure and Ctrl-C, throwaway directories, child processes started and stopped, the
 // server on a fresh data directory, and the results files. CPU accounting is in cpu.mjs, nginx in nginx.mjs.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -175,22 +175,37 @@ export function get(port, urlPath, { headers = {}, timeoutMs = 30_000 } = {}) {
 // ------------------------------------------------------------------------------------------------- server
 
 /**
- * The server as production runs it (apps/server/dist/main.js, built first when a source is newer) on a free port
- * (or `port`), its data and log in `workDir`, stopped by the cleanup. node itself, not `npm start`: one pid to stop
- * and to count the CPU of, and node flags such as --cpu-prof (a `profileDir`) apply to the server itself.
+ * The server as production runs it (apps/server/dist/main.js, built first when a source is newer; or `main`, another
+ * build, as it is) on a free port (or `port`), its data and log in `workDir`, stopped by the cleanup. node itself,
+ * not `npm start`: one pid to stop and to count the CPU of (its cluster workers are its children), and node flags
+ * such as --cpu-prof (a `profileDir`) apply to the server itself. Its stdout and stderr go straight into
+ * `workDir/server.log` (the server writes the file; no pipe through this process). One process (WEB_CONCURRENCY=1)
+ * unless `defaultConcurrency` (the server's own default, every core) or `env` says otherwise.
  */
-export async function startServer({ workDir, env = {}, profileDir, port, timeoutMs = 180_000, indent = '' }) {
-  const { buildServer, serverSources } = await import('../scripts/build-server.mjs');
-  const { stale } = await import('../scripts/stale.mjs');
-  const built = path.join(root, 'apps/server/dist/main.js');
-  if (stale(built, serverSources)) await buildServer();
+export async function startServer({
+  workDir,
+  env = {},
+  profileDir,
+  port,
+  timeoutMs = 180_000,
+  indent = '',
+  main,
+  defaultConcurrency = false,
+}) {
+  const built = main ?? path.join(root, 'apps/server/dist/main.js');
+  if (!main) {
+    const { buildServer, serverSources } = await import('../scripts/build-server.mjs');
+    const { stale } = await import('../scripts/stale.mjs');
+    if (stale(built, serverSources)) await buildServer();
+  }
   port ??= await freePort();
   mkdirSync(workDir, { recursive: true });
   const logFile = path.join(workDir, 'server.log');
-  const log = createWriteStream(logFile);
+  const logFd = openSync(logFile, 'a');
   const nodeArgs = ['--enable-source-maps'];
   if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
-  const child = spawn(process.execPath, [...nodeArgs, built], {
+  const args = [...nodeArgs, built];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
       ...process.env,
@@ -199,16 +214,13 @@ export async function startServer({ workDir, env = {}, profileDir, port, timeout
       DATA_DIR: path.join(workDir, 'data'),
       LOG_LEVEL: 'warn',
       NODE_ENV: process.env.NODE_ENV ?? 'production',
+      ...(defaultConcurrency ? {} : { WEB_CONCURRENCY: '1' }),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd, logFd],
   });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  const stop = async () => {
-    await stopChild(child, 'SIGTERM', 20_000);
-    log.end();
-  };
+  closeSync(logFd);
+  const stop = () => stopChild(child, 'SIGTERM', 20_000);
   onCleanup(stop);
 
   // LOG_LEVEL=warn hides the "is ready on" line, so readiness is /healthz answering 200.
@@ -222,7 +234,7 @@ export async function startServer({ workDir, env = {}, profileDir, port, timeout
   );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`${indent}server ready on 127.0.0.1:${port} in ${seconds} s (pid ${child.pid})`);
-  return { port, origin: `http://127.0.0.1:${port}`, child, pid: child.pid, logFile, stop };
+  return { port, origin: `http://127.0.0.1:${port}`, child, pid: child.pid, logFile, args, stop };
 }
 
 // ------------------------------------------------------------------------------------------------ results

@@ -22,6 +22,13 @@ export function childPids(pid) {
   }
 }
 
+/** Every process under `pid`: its children, theirs, and so on (a server's cluster workers, nginx's workers). */
+export function descendantPids(pid) {
+  const all = [];
+  for (let next = childPids(pid); next.length > 0; next = next.flatMap(childPids)) all.push(...next);
+  return all;
+}
+
 /** utime + stime of a process, plus those of the children it has reaped when `withChildren` (/proc/pid/stat). */
 export function ticksOf(pid, withChildren = false) {
   try {
@@ -35,6 +42,9 @@ export function ticksOf(pid, withChildren = false) {
     return 0;
   }
 }
+
+/** cutime + cstime: the ticks of the children a process has reaped (a load generator that has exited). */
+export const reapedTicks = (pid) => ticksOf(pid, true) - ticksOf(pid);
 
 /** Ticks the machine's cores have been busy since boot. */
 function machineBusy() {

@@ -20,18 +20,27 @@ export function findNginx() {
 
 const quote = (s) => `"${String(s).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 
+/** The headers nginx adds to a target's answer: all the server's (`headers`), or its Cache-Control and Vary. */
+function headersOf(t) {
+  if (t.headers) return t.headers;
+  return [
+    ['cache-control', t.cacheControl],
+    ['vary', t.vary],
+  ].filter(([, value]) => value);
+}
+
 function nginxConfig({ dir, port, targets }) {
   const locations = targets
     .map((t) => {
-      const headers = [
-        t.cacheControl ? `      add_header Cache-Control ${quote(t.cacheControl)} always;` : null,
-        t.vary ? `      add_header Vary ${quote(t.vary)} always;` : null,
-      ].filter(Boolean);
+      const headers = headersOf(t);
+      // The server's ETag, not nginx's own (made of the file's size and time).
+      const ownEtag = headers.some(([name]) => name.toLowerCase() === 'etag');
       return [
         `    location = ${quote(t.rawPath)} {`,
         `      alias ${quote(path.join(dir, 'www', `${t.name}.body`))};`,
         `      default_type ${quote(t.contentType)};`,
-        ...headers,
+        ...(ownEtag ? ['      etag off;'] : []),
+        ...headers.map(([name, value]) => `      add_header ${name} ${quote(value)} always;`),
         '    }',
       ].join('\n');
     })
@@ -73,8 +82,9 @@ ${locations}
 
 /**
  * nginx in `workDir`/nginx on a free port, serving each target ({ name, path as requested, rawPath as nginx
- * matches it, body, contentType, cacheControl, vary }); stopped by the cleanup. It is checked to serve every
- * body byte for byte before it is measured.
+ * matches it, body, contentType, and either `headers`, every header to send as [name, value] pairs, or
+ * cacheControl and vary }); stopped by the cleanup. It is checked to answer every target with 200 and its body,
+ * byte for byte, to the target's `requestHeaders` (if any), before it is measured.
  */
 export async function startNginx(workDir, targets) {
   const bin = findNginx();
@@ -102,7 +112,7 @@ export async function startNginx(workDir, targets) {
   console.log(`nginx ready on 127.0.0.1:${port} (pid ${child.pid}, ${version})`);
 
   for (const t of targets) {
-    const res = await get(port, t.path);
+    const res = await get(port, t.path, { headers: t.requestHeaders ?? {} });
     if (res.status !== 200) throw new Error(`nginx GET ${t.path}: HTTP ${res.status}`);
     if (!res.body.equals(t.body)) {
       throw new Error(
