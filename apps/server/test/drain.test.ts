@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { notificationBody } from '../src/modules/payments/payments.test-support.ts';
-import { ownedChapterIds } from './money/money-test-kit.ts';
+import { ownedChapterIds, pricedChaptersOverHttp } from './money/money-test-kit.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from './test-database.ts';
 
@@ -147,14 +147,3 @@ describeDb('a server draining on SIGTERM', () => {
     }
   }, 180_000);
 });
-
-/** Priced chapters of the demo library, as the catalogue answers them. */
-async function pricedChaptersOverHttp(base: string): Promise<number[]> {
-  const ids: number[] = [];
-  for (const bookId of [1, 2, 3, 4]) {
-    const detail = await (await fetch(`${base}/api/book/detail/${bookId}`)).json();
-    for (const c of detail.data.chapterList as { chapterId: number; price: number }[])
-      if (c.price > 0) ids.push(c.chapterId);
-  }
-  return ids;
-}

@@ -1,7 +1,7 @@
 // The real server as its own process (apps/server/src/main.ts), for tests of the process itself: start-up, the
 // data-dir lock, signals, SIGKILL in the middle of money, its whole log.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -15,6 +15,14 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): void;
   output(): string;
 }
+
+/** Whether something accepts connections on 127.0.0.1:port now (a service a test started). */
+export const portOpen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket.end() && true));
+    socket.once('error', () => resolve(false));
+  });
 
 /** A TCP port nothing listens on now, on 127.0.0.1. */
 export const freePort = () =>

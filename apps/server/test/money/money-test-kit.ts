@@ -38,3 +38,14 @@ export async function ownedChapterIds(db: Database, userId: number): Promise<num
     ),
   ).map((r) => r.id);
 }
+
+/** Priced chapters of the demo library, as the catalogue answers them over HTTP (a server process's tests). */
+export async function pricedChaptersOverHttp(base: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (const bookId of [1, 2, 3, 4]) {
+    const detail = await (await fetch(`${base}/api/book/detail/${bookId}`)).json();
+    for (const c of detail.data.chapterList as { chapterId: number; price: number }[])
+      if (c.price > 0) ids.push(c.chapterId);
+  }
+  return ids;
+}

@@ -10,7 +10,7 @@ import { notificationBody } from '../../src/modules/payments/payments.test-suppo
 import { expectLedgerInvariants } from '../ledger-invariants.ts';
 import { type ServerProcess, startServer } from '../server-process.ts';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from '../test-database.ts';
-import { ownedChapterIds } from './money-test-kit.ts';
+import { ownedChapterIds, pricedChaptersOverHttp } from './money-test-kit.ts';
 
 const payKey = randomBytes(32);
 const READERS = 6;
@@ -71,7 +71,7 @@ describeDb('a server killed in the middle of buying and paying', () => {
     for (const r of readers)
       expect((await notify(r.orders[0] as { orderNo: string; amount: number })).status).toBe(200);
 
-    const chapters = await chaptersOverHttp(base);
+    const chapters = await pricedChaptersOverHttp(base);
     const bought = new Map<number, Set<number>>();
     const acknowledged = new Set<string>();
     let answered = 0;
@@ -140,14 +140,3 @@ describeDb('a server killed in the middle of buying and paying', () => {
     }
   }, 180_000);
 });
-
-/** Priced chapters of the demo library, as the catalogue answers them. */
-async function chaptersOverHttp(base: string): Promise<number[]> {
-  const ids: number[] = [];
-  for (const bookId of [1, 2, 3, 4]) {
-    const detail = await (await fetch(`${base}/api/book/detail/${bookId}`)).json();
-    for (const c of detail.data.chapterList as { chapterId: number; price: number }[])
-      if (c.price > 0) ids.push(c.chapterId);
-  }
-  return ids;
-}

@@ -3,9 +3,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
-import { freePort } from '../server-process.ts';
+import { freePort, portOpen } from '../server-process.ts';
 import { asPostgres, serviceDir } from './postgres.ts';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
@@ -16,13 +15,6 @@ export interface Pgbouncer {
   url: string;
   stop(): Promise<void>;
 }
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(socket.end() && true));
-    socket.once('error', () => resolve(false));
-  });
 
 /** pgbouncer on a free port, pooling every database of the cluster at `targetUrl` in transaction mode. */
 export async function startPgbouncer(targetUrl: string, poolSize = 20): Promise<Pgbouncer> {

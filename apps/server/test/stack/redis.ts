@@ -3,10 +3,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server-process.ts';
+import { freePort, portOpen } from '../server-process.ts';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const hasRedis = () => existsSync(REDIS_SERVER);
@@ -15,13 +14,6 @@ export interface RedisServer {
   url: string;
   stop(): Promise<void>;
 }
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(socket.end() && true));
-    socket.once('error', () => resolve(false));
-  });
 
 export async function startRedis(): Promise<RedisServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'yueman-redis-'));
