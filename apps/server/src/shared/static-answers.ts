@@ -53,14 +53,6 @@ export class StaticAnswers {
     },
   ) {}
 
-  /**
-   * Forgets every kept answer: the server that changed the catalogue serves the change at once (the others within
-   * their TTL). Static answers depend on one another (home lists books, detail lists chapters), so all go.
-   */
-  clear(): void {
-    this.answers.clear();
-  }
-
   lookup(method: string | undefined, url: string | undefined): StaticAnswer | undefined {
     const answer = this.answers.get(`${method} ${url}`);
     return answer && answer.expires >= Date.now() ? answer : undefined;

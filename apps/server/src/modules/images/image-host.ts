@@ -149,15 +149,13 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
 
   /**
    * Who may have this image, decided before any cache is looked at: the Cache-Control of a granted page (kept no
-   * longer than its grant), IMMUTABLE for open images, or null when it must be refused.
+   * longer than its grant), IMMUTABLE for open images, or null when it must be refused. What needs no database is
+   * decided by `accessKnown` (the raw fast path's check); a page without a grant then asks whether it is free.
    */
-  async function access({ path, grant }: ImageRequest): Promise<string | null> {
-    if (grant) {
-      if (!opts.grants?.verify(grant, path)) return null;
-      return `public, max-age=${opts.grants.secondsLeft(grant.expiry)}, immutable`;
-    }
-    if (!isPagePath(path)) return IMMUTABLE;
-    return (await opts.isFreePage?.(path)) ? IMMUTABLE : null;
+  async function access(parsed: ImageRequest): Promise<string | null> {
+    const known = accessKnown(parsed);
+    if (known !== undefined) return known;
+    return (await opts.isFreePage?.(parsed.path)) ? IMMUTABLE : null;
   }
 
   /** Resolves when the reply is written: an async function that returns the reply adopts its `then`. */
@@ -191,7 +189,7 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return sendWith(answer).send(answer.body);
   }
 
-  /** Who may have it, decided without waiting: as `access`, or undefined when only the database can tell. */
+  /** Who may have it, decided without waiting: a Cache-Control, null (refused), or undefined (ask the database). */
   function accessKnown({ path, grant }: ImageRequest): string | null | undefined {
     if (grant) {
       if (!opts.grants?.verify(grant, path)) return null;

@@ -249,6 +249,16 @@ describeDb('operations: /healthz, /readyz, /metrics', () => {
       sample(before, 'yueman_http_requests_total', { ...fast, status_code: '304' }) + 1,
     );
 
+    // A free page: the first answer goes through Fastify (which keeps it), the next one from the raw image path.
+    const kept = { method: 'GET', route: '(kept image)', status_code: '200' };
+    const read = (await (await fetch(`${base}/api/book/read_chapter?bookId=3&number=1`)).json()).data;
+    const page = `${base}/${read.bookPics[2]}_200_0.img`;
+    const beforeImage = await scrape();
+    for (let i = 0; i < 2; i++) expect((await fetch(page)).status).toBe(200);
+    expect(sample(await scrape(), 'yueman_http_requests_total', kept)).toBe(
+      sample(beforeImage, 'yueman_http_requests_total', kept) + 1,
+    );
+
     // An order whose time is up, and the background jobs (the sweeper runs at once).
     const reader = await registerVisitor(t);
     const { order } = await applyWeb(t, reader.cookie, demo.coin600, 570);
