@@ -1,0 +1,338 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  type FastAnswer,
+  type FastPath,
+  type FastPathHooks,
+  type FastRequest,
+  HeadTail,
+  isPromise,
+  rawHead,
+} from './fast-path.ts';
+
+/**
+ * The front: reads requests straight off each new connection and answers the ones a fast path knows (kept static
+ * answers, kept images) from ready bytes: one parse of the head, one write. node:http's parser, its
+ * IncomingMessage and ServerResponse cost more than such an answer (bench/README.md).
+ *
+ * It reads only what it is sure of: a complete head of `GET` or `HEAD`, origin-form target, `HTTP/1.1`, well-formed
+ * header lines, a Host, and nothing that announces a body or another protocol (Content-Length, Transfer-Encoding,
+ * Expect, Upgrade). At the first request it does not answer (anything else, a head not complete in what has
+ * arrived, a fast path without an answer) it hands the connection, from that request's first byte, to node:http,
+ * which parses it with its own strict parser and keeps it to the end: the front never reads a byte node:http
+ * reads, so the two can never disagree about where a request ends.
+ */
+
+export interface FrontOptions {
+  /** The fast paths, in order. */
+  answer: FastPath;
+  hooks: FastPathHooks;
+  /** Idle time after which a kept-alive connection is closed (node:http's keepAliveTimeout). */
+  keepAliveMs: number;
+  /** A head longer than this is node:http's (which refuses it with 431 beyond its own limit). */
+  maxHeadBytes?: number;
+}
+
+export interface Front {
+  /** Shutdown: idle connections close now, busy ones after their answer (which says `Connection: close`). */
+  drain(): void;
+  /** Connections the front holds now (not yet handed to node:http). */
+  readonly size: number;
+}
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+const REQUEST_LINE = /^(GET|HEAD) (\/[!-~]*) HTTP\/1\.1$/;
+/** A header line: a token, a colon, a value of visible characters, spaces and tabs. */
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([\t\x20-\x7e\x80-\xff]*?)[ \t]*$/;
+/** Headers whose presence means the request is not one the front reads. */
+const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'expect', 'upgrade', 'te']);
+/** Written data a connection may queue before the front stops reading from it (a client that does not read). */
+const MAX_QUEUED_BYTES = 1 << 20;
+
+/** A request the front read: what the fast paths use, and what the log keeps. */
+interface ReadRequest extends FastRequest {
+  close: boolean;
+  host: string | undefined;
+  requestId: string | undefined;
+  forwardedFor: string | undefined;
+}
+
+/** Parses the head in `head` (without its final CRLFCRLF); undefined when it is not a request the front reads. */
+export function readHead(head: string): ReadRequest | undefined {
+  const lines = head.split('\r\n');
+  const requestLine = REQUEST_LINE.exec(lines[0] as string);
+  if (!requestLine) return undefined;
+  const req: ReadRequest = {
+    method: requestLine[1] as string,
+    url: requestLine[2] as string,
+    ifNoneMatch: undefined,
+    acceptEncoding: undefined,
+    close: false,
+    host: undefined,
+    requestId: undefined,
+    forwardedFor: undefined,
+  };
+  for (let i = 1; i < lines.length; i++) {
+    const header = HEADER_LINE.exec(lines[i] as string);
+    // A bare CR or LF, an empty or odd name, a folded line: node:http decides what that is.
+    if (!header) return undefined;
+    const name = (header[1] as string).toLowerCase();
+    const value = header[2] as string;
+    if (NOT_OURS.has(name)) return undefined;
+    switch (name) {
+      case 'host':
+        if (req.host !== undefined) return undefined;
+        req.host = value;
+        break;
+      case 'connection': {
+        const tokens = value.toLowerCase().split(',');
+        for (const t of tokens) {
+          const token = t.trim();
+          if (token === 'close') req.close = true;
+          else if (token === 'upgrade') return undefined;
+        }
+        break;
+      }
+      case 'if-none-match':
+        req.ifNoneMatch = req.ifNoneMatch === undefined ? value : `${req.ifNoneMatch}, ${value}`;
+        break;
+      case 'accept-encoding':
+        req.acceptEncoding = req.acceptEncoding === undefined ? value : `${req.acceptEncoding}, ${value}`;
+        break;
+      case 'x-request-id':
+        req.requestId = value;
+        break;
+      case 'x-forwarded-for':
+        req.forwardedFor = req.forwardedFor === undefined ? value : `${req.forwardedFor}, ${value}`;
+        break;
+    }
+  }
+  // HTTP/1.1 requires a Host; node:http answers 400 without one.
+  return req.host === undefined ? undefined : req;
+}
+
+/**
+ * Puts the front before node:http on `server`: every new connection is read by the front first. Call it once
+ * node:http's own connection listener is on the server (right after createServer).
+ */
+export function installFront(server: Server, opts: FrontOptions): Front {
+  const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  const maxHead = opts.maxHeadBytes ?? 16 * 1024;
+  const tail = new HeadTail(Math.round(opts.keepAliveMs / 1000));
+  const connections = new Set<FrontConnection>();
+  let draining = false;
+
+  class FrontConnection {
+    /** Bytes read and not yet answered or handed over. */
+    private pending: Buffer | null = null;
+    /** A fast path is finding this connection's current answer, or a streamed body is being written. */
+    private busy = false;
+    private ended = false;
+    private done = false;
+
+    constructor(private readonly socket: Socket) {
+      connections.add(this);
+      socket.setNoDelay(true);
+      socket.setTimeout(opts.keepAliveMs);
+      socket.on('data', this.onData);
+      socket.on('end', this.onEnd);
+      socket.on('timeout', this.onTimeout);
+      socket.on('error', this.onError);
+      socket.on('close', this.onClose);
+      socket.on('drain', this.onDrain);
+    }
+
+    get idle() {
+      return !this.busy && this.pending === null;
+    }
+
+    private readonly onData = (chunk: Buffer) => {
+      this.pending = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
+      if (!this.busy) this.run();
+    };
+
+    private readonly onEnd = () => {
+      this.ended = true;
+      if (!this.busy) this.finish();
+    };
+
+    private readonly onTimeout = () => {
+      // Idle past the keep-alive time (a fast path still looking for an answer is not idle).
+      if (!this.busy) this.socket.destroy();
+    };
+
+    private readonly onError = () => {
+      // A reset by the client: 'close' follows.
+    };
+
+    private readonly onClose = () => {
+      this.done = true;
+      connections.delete(this);
+    };
+
+    private readonly onDrain = () => {
+      if (this.socket.isPaused() && !this.done) {
+        this.socket.resume();
+        if (!this.busy) this.run();
+      }
+    };
+
+    /** Answers every complete request in `pending`, in order, until one needs node:http or has to wait. */
+    run() {
+      while (this.pending !== null && !this.done) {
+        const buf = this.pending;
+        if (this.socket.writableLength > MAX_QUEUED_BYTES) {
+          // The client does not read its answers: stop reading its requests until it does ('drain').
+          this.socket.pause();
+          return;
+        }
+        const end = buf.indexOf(CRLF2);
+        if (end === -1) {
+          // A head not complete in what has arrived: node:http (and its header timeout) takes it from here.
+          return this.handOver();
+        }
+        if (end > maxHead) return this.handOver();
+        const req = readHead(buf.toString('latin1', 0, end));
+        if (!req) return this.handOver();
+        const startedAt = performance.now();
+        const result = opts.answer(req);
+        if (result === undefined) return this.handOver();
+        if (!isPromise(result)) {
+          this.pending = buf.length > end + 4 ? buf.subarray(end + 4) : null;
+          if (!this.send(req, result, startedAt)) return;
+          continue;
+        }
+        // `pending` keeps this request's head until the answer comes: without one, node:http reads it.
+        this.busy = true;
+        result.then(
+          (answer) => this.resume(req, answer, end + 4, startedAt),
+          () => this.resume(req, undefined, end + 4, startedAt),
+        );
+        return;
+      }
+      if (this.ended && this.pending === null) this.finish();
+    }
+
+    /** A fast path answered later: send it, or hand the request (the first `headBytes` of `pending`) over. */
+    private resume(req: ReadRequest, answer: FastAnswer | undefined, headBytes: number, startedAt: number) {
+      this.busy = false;
+      if (this.done) {
+        answer?.stream?.destroy();
+        return;
+      }
+      if (!answer) return this.handOver();
+      // Bytes that arrived meanwhile were appended to `pending`, after this request's head.
+      const pending = this.pending as Buffer;
+      this.pending = pending.length > headBytes ? pending.subarray(headBytes) : null;
+      if (this.send(req, answer, startedAt)) this.run();
+    }
+
+    /** Writes one answer; false when the connection ends with it or a streamed body is still being written. */
+    private send(req: ReadRequest, answer: FastAnswer, startedAt: number): boolean {
+      const socket = this.socket;
+      const keepAlive = !req.close && !draining;
+      const head = rawHead(answer);
+      const end = tail.get(keepAlive);
+      const withBody = req.method !== 'HEAD';
+      socket.cork();
+      socket.write(head);
+      socket.write(end);
+      if (withBody && answer.body) socket.write(answer.body);
+      socket.uncork();
+      const entry = (status: number) => ({
+        method: req.method,
+        url: req.url,
+        status,
+        startedAt,
+        requestId: req.requestId,
+        host: req.host,
+        remoteAddress: socket.remoteAddress,
+        remotePort: socket.remotePort,
+        forwardedFor: req.forwardedFor,
+      });
+      const stream = answer.stream;
+      if (stream && withBody) {
+        this.busy = true;
+        stream.on('error', () => socket.destroy());
+        stream.once('end', () => {
+          this.busy = false;
+          opts.hooks.answered(entry(answer.status));
+          if (!keepAlive) return this.close();
+          this.run();
+        });
+        stream.pipe(socket, { end: false });
+        return false;
+      }
+      stream?.destroy();
+      opts.hooks.answered(entry(answer.status));
+      if (!keepAlive) {
+        this.close();
+        return false;
+      }
+      return true;
+    }
+
+    /** The answer said `Connection: close`: nothing after it is read. */
+    private close() {
+      this.pending = null;
+      this.done = true;
+      connections.delete(this);
+      this.socket.end();
+    }
+
+    /** The client ended its side: end ours once everything it asked is answered. */
+    private finish() {
+      if (this.done) return;
+      this.done = true;
+      connections.delete(this);
+      this.socket.end();
+    }
+
+    /** node:http takes the connection from the first byte of `pending` (what the front has not answered). */
+    private handOver() {
+      const socket = this.socket;
+      const rest = this.pending;
+      this.pending = null;
+      this.done = true;
+      connections.delete(this);
+      socket.removeListener('data', this.onData);
+      socket.removeListener('end', this.onEnd);
+      socket.removeListener('timeout', this.onTimeout);
+      socket.removeListener('error', this.onError);
+      socket.removeListener('close', this.onClose);
+      socket.removeListener('drain', this.onDrain);
+      socket.setTimeout(0);
+      if (this.ended) {
+        // The client has closed its side: node:http would abort what it has not answered yet.
+        socket.destroy();
+        return;
+      }
+      // Bytes that arrive meanwhile wait in the socket until node:http's parser reads them, after `rest`.
+      socket.pause();
+      for (const listener of httpListeners) listener.call(server, socket);
+      if (rest) socket.unshift(rest);
+      socket.resume();
+    }
+
+    /** Shutdown: an idle connection closes now; a busy one after its answer. */
+    drain() {
+      if (this.idle) {
+        this.done = true;
+        connections.delete(this);
+        this.socket.destroy();
+      }
+    }
+  }
+
+  server.on('connection', (socket: Socket) => new FrontConnection(socket));
+  return {
+    drain() {
+      draining = true;
+      for (const connection of [...connections]) connection.drain();
+    },
+    get size() {
+      return connections.size;
+    },
+  };
+}
