@@ -49,6 +49,10 @@ const NOT_OURS = new Set(['content-length', 'transfer-encoding', 'expect', 'upgr
 /** Written data a connection may queue before the front stops reading from it (a client that does not read). */
 const MAX_QUEUED_BYTES = 1 << 20;
 
+/** The client's end was read into the socket's stream (not necessarily emitted yet): Readable's own flag. */
+const eofRead = (socket: Socket) =>
+  (socket as unknown as { _readableState?: { ended?: boolean } })._readableState?.ended === true;
+
 /** A request the front read: what the fast paths use, and what the log keeps. */
 interface ReadRequest extends FastRequest {
   close: boolean;
@@ -119,17 +123,27 @@ export function installFront(server: Server, opts: FrontOptions): Front {
   const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   const maxHead = opts.maxHeadBytes ?? 16 * 1024;
-  const tail = new HeadTail(Math.round(opts.keepAliveMs / 1000));
+  // node:http says `Keep-Alive: timeout=<floor(ms / 1000)>`, and `, max=<n>` and a close after n requests when
+  // maxRequestsPerSocket is set, which the front does not count: such a server is not the front's.
+  if (server.maxRequestsPerSocket) throw new Error('installFront: maxRequestsPerSocket is not supported');
+  const tail = new HeadTail(Math.floor(opts.keepAliveMs / 1000));
   const connections = new Set<FrontConnection>();
   let draining = false;
 
   class FrontConnection {
     /** Bytes read and not yet answered or handed over. */
     private pending: Buffer | null = null;
-    /** A fast path is finding this connection's current answer, or a streamed body is being written. */
+    /**
+     * A fast path is finding this connection's current answer, or a streamed body is being written. The socket is
+     * paused meanwhile (setBusy): what the client sends next waits in the socket (its end does not: see handOver).
+     */
     private busy = false;
     private ended = false;
     private done = false;
+    /** At least one answer was sent: idle now means an idle kept-alive connection, which node:http closes. */
+    private answered = false;
+    /** A handover waits for the client's end to come out of the socket (see handOver). */
+    private awaitingEnd = false;
 
     constructor(private readonly socket: Socket) {
       connections.add(this);
@@ -149,17 +163,22 @@ export function installFront(server: Server, opts: FrontOptions): Front {
 
     private readonly onData = (chunk: Buffer) => {
       this.pending = this.pending === null ? chunk : Buffer.concat([this.pending, chunk]);
-      if (!this.busy) this.run();
+      if (!this.busy && !this.awaitingEnd) this.run();
     };
 
     private readonly onEnd = () => {
       this.ended = true;
-      if (!this.busy) this.finish();
+      if (this.awaitingEnd) this.handOver();
+      else if (!this.busy) this.finish();
     };
 
     private readonly onTimeout = () => {
-      // Idle past the keep-alive time (a fast path still looking for an answer is not idle).
-      if (!this.busy) this.socket.destroy();
+      // A fast path still looking for an answer is not idle.
+      if (this.busy) return;
+      // Idle past the keep-alive time after an answer: node:http closes such a connection too, without a word.
+      if (this.answered) this.socket.destroy();
+      // Nothing asked yet: node:http's header timeout (its 408) is the rule for that, so node:http takes it.
+      else this.handOver();
     };
 
     private readonly onError = () => {
@@ -172,11 +191,18 @@ export function installFront(server: Server, opts: FrontOptions): Front {
     };
 
     private readonly onDrain = () => {
-      if (this.socket.isPaused() && !this.done) {
+      // The client reads its answers again: read its requests again (unless a fast path is busy; it resumes).
+      if (this.socket.isPaused() && !this.done && !this.busy && !this.awaitingEnd) {
         this.socket.resume();
-        if (!this.busy) this.run();
+        this.run();
       }
     };
+
+    private setBusy(busy: boolean) {
+      this.busy = busy;
+      if (busy) this.socket.pause();
+      else if (!this.done) this.socket.resume();
+    }
 
     /** Answers every complete request in `pending`, in order, until one needs node:http or has to wait. */
     run() {
@@ -204,7 +230,7 @@ export function installFront(server: Server, opts: FrontOptions): Front {
           continue;
         }
         // `pending` keeps this request's head until the answer comes: without one, node:http reads it.
-        this.busy = true;
+        this.setBusy(true);
         result.then(
           (answer) => this.resume(req, answer, end + 4, startedAt),
           () => this.resume(req, undefined, end + 4, startedAt),
@@ -216,7 +242,7 @@ export function installFront(server: Server, opts: FrontOptions): Front {
 
     /** A fast path answered later: send it, or hand the request (the first `headBytes` of `pending`) over. */
     private resume(req: ReadRequest, answer: FastAnswer | undefined, headBytes: number, startedAt: number) {
-      this.busy = false;
+      this.setBusy(false);
       if (this.done) {
         answer?.stream?.destroy();
         return;
@@ -253,10 +279,11 @@ export function installFront(server: Server, opts: FrontOptions): Front {
       });
       const stream = answer.stream;
       if (stream && withBody) {
-        this.busy = true;
+        this.setBusy(true);
         stream.on('error', () => socket.destroy());
         stream.once('end', () => {
-          this.busy = false;
+          this.setBusy(false);
+          this.answered = true;
           opts.hooks.answered(entry(answer.status));
           if (!keepAlive) return this.close();
           this.run();
@@ -265,6 +292,7 @@ export function installFront(server: Server, opts: FrontOptions): Front {
         return false;
       }
       stream?.destroy();
+      this.answered = true;
       opts.hooks.answered(entry(answer.status));
       if (!keepAlive) {
         this.close();
@@ -292,6 +320,14 @@ export function installFront(server: Server, opts: FrontOptions): Front {
     /** node:http takes the connection from the first byte of `pending` (what the front has not answered). */
     private handOver() {
       const socket = this.socket;
+      if (!this.ended && eofRead(socket)) {
+        // The client's end is in the socket, behind bytes not emitted yet: node:http would see it as soon as it
+        // resumes the socket (it does, to read a request), before its handler had a turn. Let it come out to the
+        // front first (onEnd calls handOver again), with whatever precedes it appended to `pending`.
+        this.awaitingEnd = true;
+        socket.resume();
+        return;
+      }
       const rest = this.pending;
       this.pending = null;
       this.done = true;
@@ -303,13 +339,24 @@ export function installFront(server: Server, opts: FrontOptions): Front {
       socket.removeListener('close', this.onClose);
       socket.removeListener('drain', this.onDrain);
       socket.setTimeout(0);
+      if (socket.destroyed) return;
+      socket.pause();
       if (this.ended) {
-        // The client has closed its side: node:http would abort what it has not answered yet.
-        socket.destroy();
+        // The client half-closed and the socket has emitted its end (to the front); it takes no unshift now.
+        // Without the front, node:http reads an end in a later read than the bytes before it, after its handler
+        // had that turn (a handler that answers at once is heard; one that answers later is not: node:http ends
+        // the connection). So node:http gets `rest` now and the end replayed a turn later. No byte can follow an
+        // end: nothing can pass `rest`.
+        for (const listener of httpListeners) listener.call(server, socket);
+        if (rest) socket.emit('data', rest);
+        setImmediate(() => {
+          if (!socket.destroyed) socket.emit('end');
+        });
         return;
       }
-      // Bytes that arrive meanwhile wait in the socket until node:http's parser reads them, after `rest`.
-      socket.pause();
+      // Bytes that arrive meanwhile wait in the socket until node:http's parser reads them, after `rest`: resume()
+      // flows what waits in the socket on the next tick, before any further read (node:http may read the next
+      // ones itself, straight from the handle, without passing them through the socket's stream).
       for (const listener of httpListeners) listener.call(server, socket);
       if (rest) socket.unshift(rest);
       socket.resume();
