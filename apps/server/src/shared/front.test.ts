@@ -307,6 +307,17 @@ const corpus: Case[] = [
     front: 0,
   },
   { name: 'bare CR in a header value', steps: [get('/kept', 'X-A: a\rb\r\n')], front: 0 },
+  {
+    name: 'bare LF smuggling a second head without a Host',
+    steps: [`GET /kept HTTP/1.1\r\n${H}X: y\n\nGET /admin HTTP/1.1\r\nX-B: 1\r\n\r\n`],
+    front: 0,
+  },
+  {
+    name: 'bare LF hiding a Content-Length',
+    steps: [`GET /kept HTTP/1.1\r\nHost: x\nContent-Length: 5\r\n\r\nhello`],
+    front: 0,
+  },
+  { name: 'a CR before the CRLF', steps: [get('/kept', 'X-A: a\r\r\n')], front: 0 },
   { name: 'NUL in a header value', steps: [get('/kept', 'X-A: a\0b\r\n')], front: 0 },
   { name: 'control byte 0x01 in a header value', steps: [get('/kept', 'X-A: a\x01b\r\n')], front: 0 },
   { name: 'DEL in a header value', steps: [get('/kept', 'X-A: a\x7fb\r\n')], front: 0 },
