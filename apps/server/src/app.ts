@@ -19,6 +19,8 @@ import { registerWallet } from './modules/wallet/index.ts';
 import { registerWeb } from './modules/web/index.ts';
 import { BackgroundJobs } from './shared/background-loop.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
+import { type FastRequest, KEEP_ALIVE_MS, type KeptCopy } from './shared/fast-path.ts';
+import { type Front, installFront } from './shared/front.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerLimits } from './shared/limiter-store.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
@@ -32,6 +34,11 @@ declare module 'fastify' {
     ports: Ports;
     /** The background loops; main.ts starts them once the server listens, app.close() stops them. */
     jobs: BackgroundJobs;
+    /**
+     * A kept answer for a front process (fronts/owner.ts): a static call's, made now through the app if it is not
+     * kept yet, or an image's; undefined for anything else (the front hands such a connection over).
+     */
+    keptCopy(req: FastRequest): Promise<KeptCopy | undefined>;
   }
 }
 
@@ -67,18 +74,30 @@ const MODULES = [
 export async function buildApp({ config, db, logger = false, staticCacheMs = 5000, demoDrawer }: AppDeps) {
   const protective = securityHeaders({ https: config.publicOrigin.startsWith('https://') });
   const answers = new StaticAnswers({ ttlMs: staticCacheMs, headers: protective });
+  let front: Front | undefined;
   const app = Fastify({
     logger,
-    serverFactory: (handler) =>
-      createServer((req, res) => {
-        // Kept static answers and kept page images, sent before Fastify from ready bytes (docs/decisions.md, "Static
-        // calls and images at the speed of a static file server"). Their only cost to the metrics is one integer
-        // increment; `ports` is filled before any request arrives.
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        // On connections node:http holds (the front handed them over): kept static answers and kept page images,
+        // sent before Fastify from ready bytes (docs/decisions.md, "Static calls and images at the speed of a static
+        // file server"). Their only cost to the metrics is one integer increment; `ports` is filled before any
+        // request arrives.
         if (answers.answerRaw(req, res)) ports.metrics.fastPathAnswered(req.method, res.statusCode);
         else if (ports.images.answerRaw(req, res)) {
           ports.metrics.fastPathAnswered(req.method, res.statusCode, KEPT_IMAGE_ROUTE);
         } else handler(req, res);
-      }),
+      });
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      // Every connection is read first by the front (shared/front.ts), which answers kept static calls and kept
+      // images straight off the socket and hands node:http the connection at the first request it does not answer.
+      front = installFront(server, {
+        answer: (req) => answers.fast(req) ?? ports.images.fast(req),
+        hooks: { answered: (e) => ports.metrics.fastPathAnswered(e.method, e.status, e.route) },
+        keepAliveMs: KEEP_ALIVE_MS,
+      });
+      return server;
+    },
     // A hop count as proxy-addr reads it: the socket and the next hops - 1 entries from the right are proxies.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -134,6 +153,24 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   }
   app.decorate('ports', ports);
   app.decorate('jobs', jobs);
+  app.decorate('keptCopy', async (req: FastRequest): Promise<KeptCopy | undefined> => {
+    if (req.method !== 'GET') return undefined;
+    if (!answers.isStaticUrl(req.url)) return ports.images.copyFor(req);
+    if (!answers.lookup('GET', req.url)) {
+      // The same for every reader: made without the asking reader's cookies or address.
+      await app.inject({
+        method: 'GET',
+        url: req.url,
+        headers: { 'accept-encoding': req.acceptEncoding ?? '' },
+      });
+    }
+    return answers.copyFor(req);
+  });
+  // Shutdown: the front's idle connections close with node:http's; a busy one after its answer (Connection: close).
+  app.addHook('preClose', (done) => {
+    front?.drain();
+    done();
+  });
   // Requests in flight finish first (Fastify closes the server before onClose); a pass in progress is awaited.
   app.addHook('onClose', () => jobs.stop());
   return app;

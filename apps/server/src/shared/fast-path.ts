@@ -26,6 +26,30 @@ export interface FastAnswer {
   stream?: Readable;
   /** The status line and headers as sent on the wire, made once per answer and kept with it (rawHead()). */
   raw?: Buffer;
+  /** The route the metrics count it under (KEPT_IMAGE_ROUTE); the static cache's when absent. */
+  route?: string;
+}
+
+/**
+ * How long a kept-alive connection may stay idle (node:http's default keepAliveTimeout, which the server keeps): the
+ * front and node:http must close idle connections alike.
+ */
+export const KEEP_ALIVE_MS = 5000;
+
+/** The route label of kept page images in the metrics (the static cache's answers carry none). */
+export const KEPT_IMAGE_ROUTE = '(kept image)';
+
+/**
+ * A kept answer handed to a front process (front-copies.ts), which sends it itself until `until` (ms since the
+ * epoch): the 200 and the 304 exactly as the owner would send them, and how If-None-Match is compared (images: the
+ * weak comparison; static calls: the strong one).
+ */
+export interface KeptCopy {
+  ok: FastAnswer;
+  notModified: FastAnswer;
+  etag: string;
+  weakMatch: boolean;
+  until: number;
 }
 
 /** The result of a fast path: an answer, undefined when it has none (Fastify or the primary answers), or later. */
@@ -46,6 +70,7 @@ export interface FastLogEntry {
   method: string;
   url: string;
   status: number;
+  route: string | undefined;
   startedAt: number;
   requestId: string | undefined;
   host: string | undefined;

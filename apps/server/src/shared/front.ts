@@ -1,5 +1,4 @@
-import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import {
   type FastAnswer,
   type FastPath,
@@ -31,6 +30,12 @@ export interface FrontOptions {
   keepAliveMs: number;
   /** A head longer than this is node:http's (which refuses it with 431 beyond its own limit). */
   maxHeadBytes?: number;
+  /**
+   * Who takes a connection the front does not answer, from the first byte of `rest` on (bytes still in the socket
+   * follow). Default: node:http's own connection listener on the same server. A front process (front-process.ts)
+   * passes it to the process that owns the database instead.
+   */
+  handOver?: (socket: Socket, rest: Buffer | null) => void;
 }
 
 export interface Front {
@@ -115,9 +120,27 @@ export function readHead(head: string): ReadRequest | undefined {
   return req.host === undefined ? undefined : req;
 }
 
+/** Whole answers on the wire (head, Date/Connection tail, body), per answer and tail: rebuilt when the tail changes. */
+const wires = new WeakMap<FastAnswer, { tail: Buffer; wire: Buffer }[]>();
+function wireOf(answer: FastAnswer, tail: Buffer): Buffer {
+  let made = wires.get(answer);
+  if (!made) {
+    made = [];
+    wires.set(answer, made);
+  }
+  const found = made.find((m) => m.tail === tail);
+  if (found) return found.wire;
+  const wire = Buffer.concat(answer.body ? [rawHead(answer), tail, answer.body] : [rawHead(answer), tail]);
+  // At most the keep-alive and the close tail of this second.
+  if (made.length >= 2) made.shift();
+  made.push({ tail, wire });
+  return wire;
+}
+
 /**
  * Puts the front before node:http on `server`: every new connection is read by the front first. Call it once
- * node:http's own connection listener is on the server (right after createServer).
+ * node:http's own connection listener is on the server (right after createServer), or on a bare net server with
+ * `handOver` (created with allowHalfOpen, as node:http's is: a client's half-close must not end our side).
  */
 export function installFront(server: Server, opts: FrontOptions): Front {
   const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
@@ -125,7 +148,8 @@ export function installFront(server: Server, opts: FrontOptions): Front {
   const maxHead = opts.maxHeadBytes ?? 16 * 1024;
   // node:http says `Keep-Alive: timeout=<floor(ms / 1000)>`, and `, max=<n>` and a close after n requests when
   // maxRequestsPerSocket is set, which the front does not count: such a server is not the front's.
-  if (server.maxRequestsPerSocket) throw new Error('installFront: maxRequestsPerSocket is not supported');
+  if ((server as { maxRequestsPerSocket?: number | null }).maxRequestsPerSocket)
+    throw new Error('installFront: maxRequestsPerSocket is not supported');
   const tail = new HeadTail(Math.floor(opts.keepAliveMs / 1000));
   const connections = new Set<FrontConnection>();
   let draining = false;
@@ -258,18 +282,22 @@ export function installFront(server: Server, opts: FrontOptions): Front {
     private send(req: ReadRequest, answer: FastAnswer, startedAt: number): boolean {
       const socket = this.socket;
       const keepAlive = !req.close && !draining;
-      const head = rawHead(answer);
       const end = tail.get(keepAlive);
       const withBody = req.method !== 'HEAD';
-      socket.cork();
-      socket.write(head);
-      socket.write(end);
-      if (withBody && answer.body) socket.write(answer.body);
-      socket.uncork();
+      if (withBody && !answer.stream) {
+        // One write of head, tail and body joined once per answer and tail (a new tail each second).
+        socket.write(wireOf(answer, end));
+      } else {
+        socket.cork();
+        socket.write(rawHead(answer));
+        socket.write(end);
+        socket.uncork();
+      }
       const entry = (status: number) => ({
         method: req.method,
         url: req.url,
         status,
+        route: answer.route,
         startedAt,
         requestId: req.requestId,
         host: req.host,
@@ -341,6 +369,17 @@ export function installFront(server: Server, opts: FrontOptions): Front {
       socket.setTimeout(0);
       if (socket.destroyed) return;
       socket.pause();
+      if (opts.handOver) {
+        // Another process takes the descriptor. A paused socket may still hold bytes it read before pausing: they go
+        // with `rest`. Then the descriptor stops reading, so nothing more is read here (the kernel keeps it for the
+        // other process, the client's end included: a read after it finds it again).
+        const parts = rest ? [rest] : [];
+        for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read())
+          parts.push(chunk);
+        (socket as unknown as { _handle?: { readStop?(): void } })._handle?.readStop?.();
+        opts.handOver(socket, parts.length > 0 ? Buffer.concat(parts) : null);
+        return;
+      }
       if (this.ended) {
         // The client half-closed and the socket has emitted its end (to the front); it takes no unshift now.
         // Without the front, node:http reads an end in a later read than the bytes before it, after its handler

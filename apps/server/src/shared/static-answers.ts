@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import FindMyWay from 'find-my-way';
+import type { FastAnswer, FastRequest, KeptCopy } from './fast-path.ts';
 
 /**
  * Static calls (spec section 7) are the same for every reader. Each answer is kept for `ttlMs`, with its
@@ -18,6 +20,8 @@ export interface StaticAnswer {
   gzip?: Buffer;
   /** answerRaw's header lists (name, value, name, value…) per encoding and for 304: built once per answer. */
   heads?: Partial<Record<'identity' | 'br' | 'gzip' | 'notModified', string[]>>;
+  /** The front's answers (front.ts), per encoding and for 304: built once per answer. */
+  fastAnswers?: Partial<Record<'identity' | 'br' | 'gzip' | 'notModified', FastAnswer>>;
 }
 
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -43,6 +47,8 @@ export function encodedBody(
 
 export class StaticAnswers {
   private readonly answers = new Map<string, StaticAnswer>();
+  /** The static routes' patterns (static-cache.ts adds them): which URLs a front process may ask to have kept. */
+  private readonly routes = FindMyWay({ ignoreTrailingSlash: true });
 
   constructor(
     private readonly opts: {
@@ -96,6 +102,58 @@ export class StaticAnswers {
     });
     res.writeHead(200, answer.heads[key]).end(body);
     return true;
+  }
+
+  /** A static route's pattern (Fastify's syntax: `/api/book/new/:page`). */
+  addRoute(pattern: string): void {
+    if (!this.routes.hasRoute('GET', pattern)) this.routes.on('GET', pattern, () => {});
+  }
+
+  /** True when a static route answers this URL: the same for every reader, so it may be made for a front. */
+  isStaticUrl(url: string): boolean {
+    return this.routes.find('GET', url.split('?', 1)[0] as string) !== null;
+  }
+
+  /** The kept answer of a GET, for a front process (its own copy until the answer expires here), or undefined. */
+  copyFor(req: FastRequest): KeptCopy | undefined {
+    const answer = this.lookup('GET', req.url);
+    if (!answer) return undefined;
+    const ok = this.fast({ ...req, method: 'GET', ifNoneMatch: undefined }) as FastAnswer;
+    const notModified = this.fast({ ...req, method: 'GET', ifNoneMatch: answer.etag }) as FastAnswer;
+    return { ok, notModified, etag: answer.etag, weakMatch: false, until: answer.expires };
+  }
+
+  /** The front's answer (front.ts) for a kept static call, or undefined (node:http and Fastify answer). */
+  fast(req: FastRequest): FastAnswer | undefined {
+    const answer = this.lookup(req.method, req.url);
+    if (!answer) return undefined;
+    answer.fastAnswers ??= {};
+    if (etagMatches(req.ifNoneMatch, answer.etag)) {
+      answer.fastAnswers.notModified ??= { status: 304, headers: this.headRecord(answer) };
+      return answer.fastAnswers.notModified;
+    }
+    const { body, encoding } = encodedBody(answer, req.acceptEncoding);
+    const key = encoding ?? 'identity';
+    answer.fastAnswers[key] ??= {
+      status: 200,
+      body,
+      headers: this.headRecord(answer, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(body.length),
+        ...(encoding ? { 'content-encoding': encoding } : {}),
+      }),
+    };
+    return answer.fastAnswers[key];
+  }
+
+  private headRecord(answer: StaticAnswer, more: Record<string, string> = {}): Record<string, string> {
+    return {
+      ...this.opts.headers,
+      etag: answer.etag,
+      'cache-control': STATIC_CACHE_CONTROL,
+      vary: 'Accept-Encoding',
+      ...more,
+    };
   }
 
   private headList(answer: StaticAnswer, more: Record<string, string> = {}): string[] {

@@ -71,6 +71,8 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       if (route.config?.staticCache) {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        if (methods.includes('GET')) answers.addRoute(route.url);
         route.compress = false;
         route.onRequest = append(route.onRequest, serveKept);
         route.onSend = append(route.onSend, keepAnswer);

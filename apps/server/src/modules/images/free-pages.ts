@@ -21,5 +21,8 @@ export function cachedFreePages(
   const isFree = async (path: string): Promise<boolean> => (await known.fetch(path)) ?? false;
   /** Without waiting: true only when a fresh answer of the database said free (the raw fast path's check). */
   const knownFree = (path: string): boolean => known.get(path) === true;
-  return Object.assign(isFree, { knownFree });
+  /** How long `knownFree` stays true for this path (0 when it is not known free). */
+  const knownFreeForMs = (path: string): number =>
+    knownFree(path) ? Math.max(0, known.getRemainingTTL(path)) : 0;
+  return Object.assign(isFree, { knownFree, knownFreeForMs });
 }

@@ -2,6 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../../shared/envelope.ts';
+import {
+  type FastAnswer,
+  type FastRequest,
+  KEPT_IMAGE_ROUTE,
+  type KeptCopy,
+} from '../../shared/fast-path.ts';
 import { variantKey } from '../storage/index.ts';
 import { encryptCover } from './cover-crypto.ts';
 import { createImageStore, type ImageLog, type ImageStorage } from './image-store.ts';
@@ -42,6 +48,8 @@ export interface ImageHostOptions {
   isFreePage?: (path: string) => Promise<boolean>;
   /** Without waiting: true when a page is already known free (the raw fast path; cachedFreePages.knownFree). */
   knownFreePage?: (path: string) => boolean;
+  /** Milliseconds that knowledge stays good (cachedFreePages.knownFreeForMs): how long a front may keep the page. */
+  knownFreeForMs?: (path: string) => number;
   /** The headers every answer starts with (the protective headers): the raw fast path runs before Fastify's hooks. */
   rawHeaders?: Readonly<Record<string, string>>;
   /** Bytes of answers kept in memory (default 64 MB), and the largest one kept (default 512 KB). */
@@ -70,6 +78,14 @@ export interface ImageHost {
    * for anything else, with nothing sent: `serve` answers it, with the same status, headers and body.
    */
   answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
+  /** The front's answer (front.ts) under the same rules as answerRaw, or undefined. */
+  fast(req: FastRequest): FastAnswer | undefined;
+  /**
+   * A GET of an image a front process may send itself (front-copies.ts): what `fast` would answer once who may have
+   * it is known and it is kept, made now if need be (asking the database, resizing), or undefined (refused, a cover,
+   * too large to keep, missing: the owner answers those itself).
+   */
+  copyFor(req: FastRequest): Promise<KeptCopy | undefined>;
   readonly stats: { resizes: number };
 }
 
@@ -234,6 +250,69 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return true;
   }
 
+  const fastAnswers = new WeakMap<
+    Answer,
+    { cacheControl: string; ok: FastAnswer; notModified: FastAnswer }
+  >();
+  function fast(req: FastRequest): FastAnswer | undefined {
+    if (req.method !== 'GET') return undefined;
+    const parsed = parse(req.url);
+    if (parsed === null || 'error' in parsed || isCoverPath(parsed.path)) return undefined;
+    const cacheControl = accessKnown(parsed);
+    if (!cacheControl) return undefined;
+    const kept = memo.get(`${parsed.width}/${parsed.path}`);
+    if (!kept?.body) return undefined;
+    metrics?.cache('memory', 'hit');
+    let made = fastAnswers.get(kept);
+    if (made?.cacheControl !== cacheControl) {
+      made = {
+        cacheControl,
+        ok: {
+          status: 200,
+          route: KEPT_IMAGE_ROUTE,
+          body: kept.body,
+          headers: {
+            ...opts.rawHeaders,
+            ...kept.headers,
+            'cache-control': cacheControl,
+            'content-length': String(kept.body.length),
+          },
+        },
+        notModified: {
+          status: 304,
+          route: KEPT_IMAGE_ROUTE,
+          headers: { ...opts.rawHeaders, etag: kept.etag, 'cache-control': cacheControl },
+        },
+      };
+      fastAnswers.set(kept, made);
+    }
+    return notModified(req.ifNoneMatch, kept.etag) ? made.notModified : made.ok;
+  }
+
+  /** Open images (not pages) may be kept by a front this long: who may have them never changes. */
+  const OPEN_COPY_MS = 60_000;
+
+  async function copyFor(req: FastRequest): Promise<KeptCopy | undefined> {
+    const parsed = parse(req.url);
+    if (parsed === null || 'error' in parsed || isCoverPath(parsed.path)) return undefined;
+    if ((await access(parsed)) === null) return undefined;
+    const key = `${parsed.width}/${parsed.path}`;
+    if (!memo.get(key)?.body && !(await answerFor(key, parsed))?.body) return undefined;
+    const get = { ...req, method: 'GET', ifNoneMatch: undefined };
+    const ok = fast(get);
+    if (!ok) return undefined;
+    const etag = ok.headers.etag as string;
+    const notModified = fast({ ...get, ifNoneMatch: etag }) as FastAnswer;
+    const now = Date.now();
+    // A granted page's Cache-Control counts down every second; a free page is known free for a while.
+    const until = parsed.grant
+      ? Math.min(parsed.grant.expiry * 1000, (Math.floor(now / 1000) + 1) * 1000)
+      : isPagePath(parsed.path)
+        ? now + (opts.knownFreeForMs?.(parsed.path) ?? 0)
+        : now + OPEN_COPY_MS;
+    return { ok, notModified, etag, weakMatch: true, until };
+  }
+
   async function handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void> {
     await respond(request, reply, parsed);
   }
@@ -257,5 +336,5 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return true;
   }
 
-  return { parse, handle, serve, answerRaw, stats: store.stats };
+  return { parse, handle, serve, answerRaw, fast, copyFor, stats: store.stats };
 }

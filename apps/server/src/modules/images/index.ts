@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { securityHeaders } from '../../shared/security-headers.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { cachedFreePages } from './free-pages.ts';
-import { createImageHost } from './image-host.ts';
+import { createImageHost, type ImageHost } from './image-host.ts';
 import type { ImageStorage } from './image-store.ts';
 import { createPageGrants } from './page-grant.ts';
 
@@ -18,6 +18,10 @@ export interface ImagesPort {
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
   /** A kept page image answered before Fastify (app.ts); false, with nothing sent, when `serve` must answer. */
   answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
+  /** The front's answer for a kept image (front.ts), or undefined. */
+  fast: ImageHost['fast'];
+  /** A kept image for a front process (front-copies.ts), made if need be, or undefined. */
+  copyFor: ImageHost['copyFor'];
 }
 
 /**
@@ -43,6 +47,7 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     grants,
     isFreePage: freePages,
     knownFreePage: freePages.knownFree,
+    knownFreeForMs: freePages.knownFreeForMs,
     // The raw fast path runs before Fastify's hooks: its answers carry the protective headers themselves.
     rawHeaders: securityHeaders({ https: config.publicOrigin.startsWith('https://') }),
     // Demo pictures are drawn only with the demo library on, and only for images the database knows.
@@ -54,5 +59,11 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
       resized: (seconds) => ctx.ports.metrics.imageResized(seconds),
     },
   });
-  return { grantPage: (path) => grants.grant(path), serve: host.serve, answerRaw: host.answerRaw };
+  return {
+    grantPage: (path) => grants.grant(path),
+    serve: host.serve,
+    answerRaw: host.answerRaw,
+    fast: host.fast,
+    copyFor: host.copyFor,
+  };
 }

@@ -32,7 +32,7 @@ export interface MetricsPort {
    * A raw fast path answered (before Fastify: app.ts): a plain integer increment. `route`: '(static cache)' (the
    * default) or '(kept image)'.
    */
-  fastPathAnswered(method: string | undefined, status: number, route?: string): void;
+  fastPathAnswered(method: string | undefined, status: number, route?: string, count?: number): void;
 }
 
 /** How long a readiness check may take before /readyz says 'timeout'. */

@@ -12,8 +12,8 @@ import client from 'prom-client';
 
 /** The route label of answers the raw static fast path sends before Fastify routes the request. */
 export const FAST_PATH_ROUTE = '(static cache)';
-/** The route label of kept images answered by the image host's raw fast path. */
-export const KEPT_IMAGE_ROUTE = '(kept image)';
+/** The route label of kept images answered by the image host's raw fast path (defined beside the fast paths). */
+export { KEPT_IMAGE_ROUTE } from '../../shared/fast-path.ts';
 /** The route label of requests no route matched (404s). */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
@@ -166,8 +166,8 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
       duration.observe(labels, seconds);
     },
 
-    /** One answer of the raw static fast path: an integer increment. */
-    fastPath(method = '', status: number, route = FAST_PATH_ROUTE) {
+    /** `count` answers of a fast path (a front process reports its own in batches): an integer addition. */
+    fastPath(method = '', status: number, route = FAST_PATH_ROUTE, count = 1) {
       const key = `${route} ${method}`;
       let row = fastPath.get(key);
       if (!row) {
@@ -175,9 +175,9 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
         row = { method, route, counts: { 200: 0, 304: 0, other: 0 }, reported: { 200: 0, 304: 0, other: 0 } };
         fastPath.set(key, row);
       }
-      if (status === 200) row.counts[200]++;
-      else if (status === 304) row.counts[304]++;
-      else row.counts.other++;
+      if (status === 200) row.counts[200] += count;
+      else if (status === 304) row.counts[304] += count;
+      else row.counts.other += count;
     },
 
     orderCreated(purpose: string) {
