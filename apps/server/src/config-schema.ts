@@ -67,8 +67,8 @@ export const configSchema = Type.Object(
       },
     ),
     WEB_CONCURRENCY: optional(
-      'every core with `DATABASE_URL`; 1 with the embedded database',
-      'server processes sharing the port (node:cluster workers); above 1 only with `DATABASE_URL`, since the embedded database is opened by one process',
+      'every core',
+      'server processes sharing the port (node:cluster workers): with `DATABASE_URL` each a whole server; with the embedded database, which one process opens, front processes that answer kept answers and hand everything else to it; 1: one process, no workers',
       { pattern: '^\\s*(?:[1-9][0-9]?)?\\s*$', expected: 'a whole number from 1 to 99' },
     ),
     DATABASE_POOLER: Type.String({

@@ -30,15 +30,15 @@ describe('TRUST_PROXY', () => {
 
 describe('WEB_CONCURRENCY', () => {
   const pg = { DATABASE_URL: 'postgres://u@127.0.0.1/db' };
-  it('is one process with the embedded database, every core with PostgreSQL, or what it says', () => {
-    expect(load({}).webConcurrency).toBe(1);
+  it('is every core, on either database, or what it says', () => {
+    expect(load({}).webConcurrency).toBe(availableParallelism());
     expect(load(pg).webConcurrency).toBe(availableParallelism());
     expect(load({ ...pg, WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
+    expect(load({ WEB_CONCURRENCY: '2' }).webConcurrency).toBe(2);
     expect(load({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
   });
 
-  it('refuses several processes on the embedded database, and anything that is not a count', () => {
-    expect(() => load({ WEB_CONCURRENCY: '2' })).toThrow(/needs DATABASE_URL/);
+  it('refuses anything that is not a count', () => {
     for (const bad of ['0', '-1', 'two', '1.5', '100']) {
       expect(() => load({ ...pg, WEB_CONCURRENCY: bad }), bad).toThrow(ConfigError);
     }

@@ -24,7 +24,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** 'pgbouncer': the database is reached through a transaction-mode pooler (no named prepared statements). */
   databasePooler: 'none' | 'pgbouncer';
-  /** Server processes on the port (workers.ts); 1 with the embedded database. */
+  /** Server processes on the port (workers.ts): whole servers with PostgreSQL, front processes with PGlite. */
   webConcurrency: number;
   /** Where the rate limits and attempt counters live; undefined: in the database. */
   redisUrl: string | undefined;
@@ -171,15 +171,12 @@ function s3Settings(env: Env): S3Settings | undefined {
   };
 }
 
-/** WEB_CONCURRENCY: unset means every core with PostgreSQL; above 1 without it is refused (one database owner). */
-function webConcurrency(raw: string | undefined, withPostgres: boolean): number {
-  const n = raw?.trim() ? Number(raw.trim()) : withPostgres ? availableParallelism() : 1;
-  if (n > 1 && !withPostgres) {
-    throw new ConfigError(
-      `WEB_CONCURRENCY=${n} needs DATABASE_URL: the embedded database is opened by one process only`,
-    );
-  }
-  return n;
+/**
+ * WEB_CONCURRENCY: server processes on the port, unset means every core. With PostgreSQL each is a whole server; with
+ * the embedded database, which one process opens, they are front processes beside the one that owns it (workers.ts).
+ */
+function webConcurrency(raw: string | undefined): number {
+  return raw?.trim() ? Number(raw.trim()) : availableParallelism();
 }
 
 export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
@@ -194,7 +191,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     databasePooler: env.DATABASE_POOLER === 'pgbouncer' ? 'pgbouncer' : 'none',
-    webConcurrency: webConcurrency(env.WEB_CONCURRENCY, Boolean(env.DATABASE_URL?.trim())),
+    webConcurrency: webConcurrency(env.WEB_CONCURRENCY),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     imageRoot: path.resolve(env.IMAGE_ROOT ?? path.join(dataDir, 'images')),
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),

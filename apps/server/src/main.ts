@@ -14,7 +14,16 @@ async function main() {
   // In a primary of several workers, this also makes the generated keys in the data directory once, before any
   // worker reads them.
   const config = loadConfig();
-  if (cluster.isPrimary && config.webConcurrency > 1) return runWorkers(config.webConcurrency, log);
+  if (cluster.isWorker && process.env.YUEMAN_PROCESS === 'front') {
+    const { runFront } = await import('./fronts/front-process.ts');
+    return runFront(config, log);
+  }
+  // With PostgreSQL every worker is a whole server; with the embedded database this process owns it and the workers
+  // are front processes (workers.ts).
+  const withFronts = !config.databaseUrl && config.webConcurrency > 1;
+  if (cluster.isPrimary && config.webConcurrency > 1 && !withFronts) {
+    return runWorkers(config.webConcurrency, log);
+  }
   // The lock guards the embedded database and the image cache, which live in the data directory.
   await createPrivateDir(config.dataDir);
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
@@ -35,41 +44,70 @@ async function main() {
     logger: loggerOptions(config.logLevel),
     demoDrawer: demo?.demoDrawer,
   });
-  // Before listening: a SIGTERM that arrives as soon as the port answers still closes cleanly.
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal, drainSeconds: config.drainSeconds }, 'shutting down: draining');
-    // app.close(): /readyz answers 503 at once, the port stops accepting, idle keep-alive connections close, and
-    // requests in flight finish (their connections close after the answer); then the background jobs stop
-    // (a pass in progress finishes). Requests still running after DRAIN_SECONDS lose their connections.
+  // app.close(): /readyz answers 503 at once, the port stops accepting, idle keep-alive connections close, and
+  // requests in flight finish (their connections close after the answer); then the background jobs stop (a pass in
+  // progress finishes). Requests still running after DRAIN_SECONDS lose their connections.
+  const closeAll = async () => {
+    log.info({ drainSeconds: config.drainSeconds }, 'shutting down: draining');
     const bound = setTimeout(() => {
       log.warn({ drainSeconds: config.drainSeconds }, 'requests still in flight: closing their connections');
       app.server.closeAllConnections();
     }, config.drainSeconds * 1000);
-    try {
-      await app.close();
-      clearTimeout(bound);
-      await database.close();
-      await release?.();
-    } catch (err) {
-      log.fatal({ err }, 'shutdown failed');
-      process.exit(1);
-    }
+    await app.close();
+    clearTimeout(bound);
+    await database.close();
+    await release?.();
     log.info('stopped');
-    process.exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  const ready = () =>
+    log.info(
+      { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
+      `阅漫 is ready on ${config.publicOrigin}`,
+    );
+
+  if (withFronts) {
+    // The public port is the front processes'. This server listens on a loopback port of its own only so that
+    // node:http tracks (times out, drains) the connections the fronts hand it; nothing is sent there.
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    app.jobs.start();
+    const { serveFronts } = await import('./fronts/owner.ts');
+    runWorkers(config.webConcurrency, log, {
+      env: { YUEMAN_PROCESS: 'front' },
+      serialization: 'advanced',
+      onMessage: serveFronts({
+        server: app.server,
+        copyFor: (req) => app.keptCopy(req),
+        counted: (method, status, route, count) =>
+          app.ports.metrics.fastPathAnswered(method, status, route, count),
+        log,
+      }),
+      onListening: ready,
+      onStopped: closeAll,
+    });
+    return;
+  }
+
+  // Before listening: a SIGTERM that arrives as soon as the port answers still closes cleanly.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stop requested');
+    closeAll().then(
+      () => process.exit(0),
+      (err) => {
+        log.fatal({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
   // The sandbox's notifier, the order sweeper and the session sweeper run in this process; app.close() stops them.
   app.jobs.start();
-  log.info(
-    { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
-    `阅漫 is ready on ${config.publicOrigin}`,
-  );
+  ready();
 }
 
 main().catch((err) => {

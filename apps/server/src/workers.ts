@@ -1,28 +1,62 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 
+export interface WorkersOptions {
+  /** Added to each worker's environment (front processes: YUEMAN_PROCESS=front). */
+  env?: NodeJS.ProcessEnv;
+  /** The IPC channel's serialization: 'advanced' carries Buffers as bytes (the fronts' copies). */
+  serialization?: 'json' | 'advanced';
+
+  /** A worker's message (and handle): the front processes' channel to the owner (fronts/owner.ts). */
+  onMessage?: (worker: Worker, message: unknown, handle: unknown) => void;
+  /** Once every worker has listened. */
+  onListening?: () => void;
+  /** Once every worker has exited after a stop, before this process exits: the owner closes its own server here. */
+  onStopped?: () => Promise<void>;
+}
+
 /**
- * WEB_CONCURRENCY > 1 (with PostgreSQL only: the embedded database has one owner): this process forks that many
- * servers on its port (node:cluster) and only watches them. Each worker is a whole server, as a second machine
- * behind a balancer would be: everything they share is in the database or the store (docs/scaling.md), background
- * jobs run once across them by their advisory locks, and migrations once by theirs.
+ * WEB_CONCURRENCY > 1: this process forks that many server processes on its port (node:cluster) and watches them.
+ * With PostgreSQL each worker is a whole server, as a second machine behind a balancer would be: everything they
+ * share is in the database or the store (docs/scaling.md), background jobs run once across them by their advisory
+ * locks, and migrations once by theirs. With the embedded database this process owns it and runs the service, and
+ * the workers are front processes (fronts/front-process.ts) that answer kept answers and hand it the rest.
  *
  * - A worker that dies after it started listening is replaced (one a second at most, so a crash loop does not spin).
  * - A worker that dies before it ever listened means the server cannot start here (database unreachable, port
  *   taken): the others are stopped and this process exits 1, as a single server would.
  * - SIGTERM / SIGINT go to every worker, which drains as a single server does (main.ts); this process exits once
- *   all have, 0 when every one exited 0.
+ *   all have (and onStopped is done), 0 when every one exited 0.
  */
-export function runWorkers(count: number, log: Logger): void {
+export function runWorkers(count: number, log: Logger, opts: WorkersOptions = {}): void {
   let stopping: NodeJS.Signals | null = null;
   let failed = false;
   const alive = new Set<Worker>();
   const listened = new WeakSet<Worker>();
 
+  let listening = 0;
   const fork = () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork(opts.env);
     alive.add(worker);
-    worker.once('listening', () => listened.add(worker));
+    worker.once('listening', () => {
+      listened.add(worker);
+      if (++listening === count) opts.onListening?.();
+    });
+    if (opts.onMessage) {
+      const onMessage = opts.onMessage;
+      worker.on('message', (message, handle) => onMessage(worker, message, handle));
+    }
+  };
+  const exit = () => {
+    const code = failed ? 1 : 0;
+    if (!opts.onStopped) return process.exit(code);
+    opts.onStopped().then(
+      () => process.exit(code),
+      (err) => {
+        log.fatal({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
 
   const stop = (signal: NodeJS.Signals) => {
@@ -30,7 +64,7 @@ export function runWorkers(count: number, log: Logger): void {
     stopping = signal;
     log.info({ signal, workers: alive.size }, 'stopping the server processes');
     for (const worker of alive) worker.process.kill(signal);
-    if (alive.size === 0) process.exit(failed ? 1 : 0);
+    if (alive.size === 0) exit();
   };
 
   cluster.on('exit', (worker, code, signal) => {
@@ -38,7 +72,7 @@ export function runWorkers(count: number, log: Logger): void {
     if (stopping) {
       // A worker still starting has no handler for the signal yet, and its default action ends it: not a failure.
       if (code !== 0 && signal !== stopping) failed = true;
-      if (alive.size === 0) process.exit(failed ? 1 : 0);
+      if (alive.size === 0) exit();
       return;
     }
     if (!listened.has(worker)) {
@@ -53,6 +87,7 @@ export function runWorkers(count: number, log: Logger): void {
     }, 1000);
   });
 
+  if (opts.serialization) cluster.setupPrimary({ serialization: opts.serialization });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (let i = 0; i < count; i++) fork();

@@ -1,36 +1,13 @@
 // WEB_CONCURRENCY: one server process forks several on its port (node:cluster, src/workers.ts), with PostgreSQL.
 // The built server, as `npm start` runs it: the workers answer, a worker that dies is replaced, and SIGTERM drains
 // them all and exits 0.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childrenOf, until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './test-database.ts';
-
-/** The direct children of a process (Linux /proc): the primary's workers. */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not in ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(dbKind !== 'postgres')('several server processes on one port (WEB_CONCURRENCY)', () => {
   let dataDir: string;
