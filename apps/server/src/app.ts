@@ -11,6 +11,7 @@ import { registerCatalog } from './modules/catalog/index.ts';
 import { registerImages } from './modules/images/index.ts';
 import { KEPT_IMAGE_ROUTE, registerMetrics } from './modules/metrics/index.ts';
 import type { ModuleContext, Ports } from './modules/module-context.ts';
+import { registerOperators } from './modules/operators/index.ts';
 import { registerPayments } from './modules/payments/index.ts';
 import { registerStorage } from './modules/storage/index.ts';
 import { registerSupport } from './modules/support/index.ts';
@@ -59,6 +60,7 @@ export interface AppDeps {
  * dynamic route registered after it), the web app's catch-all last.
  */
 const MODULES = [
+  ['operators', registerOperators],
   ['users', registerUsers],
   ['wallet', registerWallet],
   ['catalog', registerCatalog],

@@ -2,8 +2,11 @@ import cluster from 'node:cluster';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { type ControlCommand, openControlSocket } from './control-socket.ts';
+import { type Database, openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { operatorCommands } from './modules/operators/index.ts';
+import { AppError } from './shared/errors.ts';
 import { loggerOptions } from './shared/logging.ts';
 import { runWorkers } from './workers.ts';
 
@@ -44,6 +47,14 @@ async function main() {
     logger: loggerOptions(config.logLevel),
     demoDrawer: demo?.demoDrawer,
   });
+  // With the embedded database, `npm run operator` reaches this server through its control socket.
+  const control = config.databaseUrl
+    ? undefined
+    : await openControlSocket(config.dataDir, controlCommands(database.db), isAppError);
+  if (!config.databaseUrl && !control)
+    log.warn(
+      'DATA_DIR is too long a path for the control socket: `npm run operator` needs the server stopped',
+    );
   // app.close(): /readyz answers 503 at once, the port stops accepting, idle keep-alive connections close, and
   // requests in flight finish (their connections close after the answer); then the background jobs stop (a pass in
   // progress finishes). Requests still running after DRAIN_SECONDS lose their connections.
@@ -53,17 +64,27 @@ async function main() {
       log.warn({ drainSeconds: config.drainSeconds }, 'requests still in flight: closing their connections');
       app.server.closeAllConnections();
     }, config.drainSeconds * 1000);
+    control?.close();
     await app.close();
     clearTimeout(bound);
     await database.close();
     await release?.();
     log.info('stopped');
   };
-  const ready = () =>
+  const operators = await app.ports.operators.count();
+  const ready = () => {
     log.info(
       { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
       `阅漫 is ready on ${config.publicOrigin}`,
     );
+    if (operators === 0) {
+      log.info(
+        config.databaseUrl
+          ? 'no console operator yet: create the first with `npm run operator -- add NAME --role owner`'
+          : 'no console operator yet: create the first with `npm run operator -- add NAME --role owner` (this server does it)',
+      );
+    }
+  };
 
   if (withFronts) {
     // The public port is the front processes'. This server listens on a loopback port of its own only so that
@@ -109,6 +130,17 @@ async function main() {
   app.jobs.start();
   ready();
 }
+
+/** The commands the control socket takes: the same code as the console's calls, audited as the command line's. */
+function controlCommands(db: Database): Record<string, ControlCommand> {
+  const operators = operatorCommands(db);
+  return {
+    'operator.add': (args) => operators.add(String(args.name ?? ''), String(args.role ?? '')),
+    'operator.passwd': async (args) => ({ password: await operators.passwd(String(args.name ?? '')) }),
+  };
+}
+
+const isAppError = (err: unknown): err is Error => err instanceof AppError;
 
 main().catch((err) => {
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {

@@ -5,6 +5,7 @@ import type { BackgroundJobs } from '../shared/background-loop.ts';
 import type { CatalogPort } from './catalog/index.ts';
 import type { DrawMissingImage, ImagesPort } from './images/index.ts';
 import type { MetricsPort } from './metrics/index.ts';
+import type { OperatorsPort } from './operators/index.ts';
 import type { PaymentsPort } from './payments/index.ts';
 import type { StoragePort } from './storage/index.ts';
 import type { UsersPort } from './users/index.ts';
@@ -41,4 +42,5 @@ export interface Ports {
   images: ImagesPort;
   payments: PaymentsPort;
   metrics: MetricsPort;
+  operators: OperatorsPort;
 }

@@ -53,7 +53,9 @@ export default fp(
     };
 
     app.addHook('onRoute', (route) => {
-      const dynamicCall = route.url.startsWith('/api/') && !route.config?.staticCache;
+      // The console's calls (/api/admin/) have their own session (modules/operators), never a reader's.
+      const dynamicCall =
+        route.url.startsWith('/api/') && !route.url.startsWith('/api/admin/') && !route.config?.staticCache;
       if (!dynamicCall && route.config?.session !== true) return;
       const existing = route.onRequest === undefined ? [] : [route.onRequest].flat();
       route.onRequest = [...existing, resolveUser];

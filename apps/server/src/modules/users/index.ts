@@ -9,6 +9,12 @@ import { createUsersRepository } from './users.repository.ts';
 import { usersRoutes } from './users.routes.ts';
 import * as users from './users.service.ts';
 
+export { generatePassword, hashPassword } from './password.ts';
+// Password handling shared with the console's operators (modules/operators): argon2id hashes, generated passwords
+// and the attempt-limited check.
+export { createPasswordGuard } from './password-guard.ts';
+export { TooManyAttempts } from './users.errors.ts';
+
 /** What other modules may ask of the users module. */
 export interface UsersPort {
   /** The user info of the spec's section 3 (401 when the user is gone). */

@@ -11,6 +11,8 @@ export interface PasswordLimits {
   windowMs: number;
   /** Where the attempts are counted (the app's store, `app.limits`: shared by every server); memory if left out. */
   store?: LimiterStore;
+  /** The counters' name in the store: 'password' for readers; the console's operators count apart. */
+  name?: string;
 }
 
 /**
@@ -20,7 +22,10 @@ export interface PasswordLimits {
  * address its attempt back, so only failures add up.
  */
 export function createPasswordGuard(limits: PasswordLimits) {
-  const limiter = createAttemptLimiter(limits.windowMs, { store: limits.store, name: 'password' });
+  const limiter = createAttemptLimiter(limits.windowMs, {
+    store: limits.store,
+    name: limits.name ?? 'password',
+  });
   // Verified against when the account does not exist, so both cases cost one argon2 verification and
   // the time taken does not tell whether an account exists.
   const dummyHash = hashPassword(generatePassword(24));

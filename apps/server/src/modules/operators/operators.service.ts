@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { OperatorRole } from '../../db/schema/index.ts';
+import { generatePassword, hashPassword } from '../users/index.ts';
+import { badName, badRole, lastOwner, nameTaken, noSuchOperator, wrongLogin } from './operators.errors.ts';
+import {
+  type OperatorRow,
+  type OperatorsRepository,
+  type PublicOperator,
+  publicOperator,
+} from './operators.repository.ts';
+import { isRole } from './roles.ts';
+
+/** A console session lasts a working day; it does not slide. */
+export const OPERATOR_SESSION_MS = 8 * 3600 * 1000;
+const NAME = /^[A-Za-z0-9_.-]{2,32}$/;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Who makes a write: an operator signed in to the console, or the command line (`npm run operator`). */
+export type Actor = { operator: OperatorRow } | { cli: true };
+const actorOf = (actor: Actor) =>
+  'cli' in actor
+    ? { operatorId: null, actor: 'cli' }
+    : { operatorId: actor.operator.id, actor: actor.operator.name };
+
+export interface PasswordCheck {
+  check(input: {
+    user: { id: number; passwordHash: string } | undefined;
+    name: string;
+    password: string;
+    ip: string;
+  }): Promise<boolean>;
+}
+
+/** Creates an operator with a generated password, shown once. */
+export async function addOperator(
+  repo: OperatorsRepository,
+  input: { name: string; role: string; actor: Actor },
+): Promise<{ operator: PublicOperator; password: string }> {
+  if (!NAME.test(input.name)) throw badName();
+  if (!isRole(input.role)) throw badRole();
+  const password = generatePassword(16);
+  const passwordHash = await hashPassword(password);
+  const created = await repo.transaction(async (tx) => {
+    const row = await repo.insert(tx, { name: input.name, passwordHash, role: input.role as OperatorRole });
+    if (!row) throw nameTaken();
+    await repo.audit(tx, {
+      ...actorOf(input.actor),
+      action: 'operator.add',
+      target: `operator:${row.id}`,
+      before: null,
+      after: publicOperator(row),
+    });
+    return row;
+  });
+  return { operator: publicOperator(created), password };
+}
+
+/** A new generated password for an operator; every session of theirs ends. */
+export async function rotatePassword(
+  repo: OperatorsRepository,
+  input: { name: string; actor: Actor },
+): Promise<string> {
+  const password = generatePassword(16);
+  const passwordHash = await hashPassword(password);
+  await repo.transaction(async (tx) => {
+    const found = await repo.byName(input.name, tx);
+    if (!found) throw noSuchOperator();
+    await repo.update(tx, found.id, { passwordHash });
+    await repo.endSessions(tx, found.id);
+    // The hash is no one's business: the log says that it changed, not what it is.
+    await repo.audit(tx, {
+      ...actorOf(input.actor),
+      action: 'operator.password',
+      target: `operator:${found.id}`,
+      before: null,
+      after: null,
+    });
+  });
+  return password;
+}
+
+/** Changes an operator's role or disabled flag; the last enabled owner keeps both. Sessions end on any change. */
+export async function updateOperator(
+  repo: OperatorsRepository,
+  input: { id: number; role?: string; disabled?: boolean; actor: Actor },
+): Promise<PublicOperator> {
+  if (input.role !== undefined && !isRole(input.role)) throw badRole();
+  return repo.transaction(async (tx) => {
+    const before = await repo.byId(input.id, tx);
+    if (!before) throw noSuchOperator();
+    const changes = {
+      ...(input.role !== undefined ? { role: input.role as OperatorRole } : {}),
+      ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
+    };
+    const after = { ...before, ...changes };
+    const wasOwner = before.role === 'owner' && !before.disabled;
+    const staysOwner = after.role === 'owner' && !after.disabled;
+    if (wasOwner && !staysOwner) {
+      // Every enabled owner's row, locked: two owners demoting each other at once cannot both pass.
+      if ((await repo.enabledOwners(tx)).length <= 1) throw lastOwner();
+    }
+    const row = (await repo.update(tx, input.id, changes)) as OperatorRow;
+    await repo.endSessions(tx, input.id);
+    await repo.audit(tx, {
+      ...actorOf(input.actor),
+      action: 'operator.update',
+      target: `operator:${input.id}`,
+      before: publicOperator(before),
+      after: publicOperator(row),
+    });
+    return publicOperator(row);
+  });
+}
+
+/** Signs an operator in: a new session token for the cookie, or wrongLogin (also for a disabled operator). */
+export async function login(
+  deps: { repo: OperatorsRepository; guard: PasswordCheck },
+  input: { name: string; password: string; ip: string },
+  now = new Date(),
+) {
+  const operator = await deps.repo.byName(input.name);
+  const correct = await deps.guard.check({
+    user: operator,
+    name: input.name,
+    password: input.password,
+    ip: input.ip,
+  });
+  if (!correct || !operator || operator.disabled) throw wrongLogin();
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_MS);
+  await deps.repo.insertSession({ tokenHash: hashToken(token), operatorId: operator.id, expiresAt });
+  return { operator: publicOperator(operator), token, expiresAt };
+}
+
+export const logout = (repo: OperatorsRepository, token: string) => repo.deleteSession(hashToken(token));
+
+/** The enabled operator behind a cookie token, or undefined. */
+export async function operatorOf(repo: OperatorsRepository, token: string, now = new Date()) {
+  const operator = await repo.sessionOperator(hashToken(token), now);
+  return operator && !operator.disabled ? operator : undefined;
+}

@@ -1,0 +1,19 @@
+import { OPERATOR_ROLES, type OperatorRole } from '../../db/schema/index.ts';
+
+export { OPERATOR_ROLES, type OperatorRole };
+
+/**
+ * Who reaches which console calls. Every `/api/admin/` route names its roles in `config.operatorRoles` (the session
+ * plugin refuses to register one that does not), so a new call is never open to every role by accident.
+ *
+ * - owner: everything, operators included;
+ * - editor: the catalogue and the home page;
+ * - finance: reads orders and money (its writes come with the console's part 2);
+ * - support: reads, and answers complaints.
+ */
+export const ANY_ROLE: readonly OperatorRole[] = OPERATOR_ROLES;
+export const OWNER_ONLY: readonly OperatorRole[] = ['owner'];
+export const CATALOGUE_WRITERS: readonly OperatorRole[] = ['owner', 'editor'];
+
+export const isRole = (value: unknown): value is OperatorRole =>
+  typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);
