@@ -40,6 +40,8 @@ declare module 'fastify' {
      * kept yet, or an image's; undefined for anything else (the front hands such a connection over).
      */
     keptCopy(req: FastRequest): Promise<KeptCopy | undefined>;
+    /** Called after every change an operator makes that readers must see (main.ts tells the front processes). */
+    onCatalogueChange(listener: () => void): void;
   }
 }
 
@@ -148,13 +150,20 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   const jobs = new BackgroundJobs(db);
   if (limits.sweeper) jobs.add(limits.sweeper);
   const ports = {} as Ports;
-  const ctx: ModuleContext = { config, db, log: app.log, jobs, ports, demoDrawer };
+  const catalogueListeners: (() => void)[] = [];
+  const catalogueChanged = () => {
+    answers.clear();
+    ports.images.forgetFreePages();
+    for (const listener of catalogueListeners) listener();
+  };
+  const ctx: ModuleContext = { config, db, log: app.log, jobs, ports, demoDrawer, catalogueChanged };
   for (const [name, register] of MODULES) {
     const port = await register(app, ctx);
     if (port) Object.assign(ports, { [name]: port });
   }
   app.decorate('ports', ports);
   app.decorate('jobs', jobs);
+  app.decorate('onCatalogueChange', (listener: () => void) => void catalogueListeners.push(listener));
   app.decorate('keptCopy', async (req: FastRequest): Promise<KeptCopy | undefined> => {
     if (req.method !== 'GET') return undefined;
     if (!answers.isStaticUrl(req.url)) return ports.images.copyFor(req);

@@ -92,6 +92,12 @@ async function main() {
     await app.listen({ port: 0, host: '127.0.0.1' });
     app.jobs.start();
     const { serveFronts } = await import('./fronts/owner.ts');
+    // An operator's change reaches the fronts' copies at once, as it reaches this process's kept answers.
+    app.onCatalogueChange(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) {
+        if (worker?.isConnected()) worker.send({ yueman: 'forget' });
+      }
+    });
     runWorkers(config.webConcurrency, log, {
       env: { YUEMAN_PROCESS: 'front' },
       serialization: 'advanced',

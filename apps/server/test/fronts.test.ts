@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendControlCommand } from '../src/control-socket.ts';
 import { childrenOf, until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
@@ -141,6 +142,32 @@ describe.skipIf(dbKind === 'postgres')(
           );
         return row && Number(row[1]) >= 3 ? true : undefined;
       });
+    });
+
+    it('drops the fronts’ copies at once when an operator changes the catalogue', async () => {
+      const detail = async () =>
+        (await (await fetch(`${base}/api/book/detail/3`, { headers: { connection: 'close' } })).json()).data
+          .book;
+      for (let i = 0; i < 4; i++) await detail(); // copies in both fronts now
+      const added = await sendControlCommand(dataDir, 'operator.add', { name: 'editor1', role: 'editor' });
+      if (!added.ok) throw new Error(added.error);
+      const { password } = added.result as { password: string };
+      const origin = `http://localhost:${port}`;
+      const login = await fetch(`${base}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ name: 'editor1', password }),
+      });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      const book = (await (await fetch(`${base}/api/admin/books/3`, { headers: { cookie } })).json()).data;
+      const saved = await fetch(`${base}/api/admin/books/3`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin, cookie },
+        body: JSON.stringify({ version: book.version, title: '改过的书名' }),
+      });
+      expect(saved.status, await saved.clone().text()).toBe(200);
+      // New connections land on either front: each answers the new title straight away.
+      for (let i = 0; i < 6; i++) expect((await detail()).title).toBe('改过的书名');
     });
 
     it('replaces a front that dies, and drains everything on SIGTERM', async () => {

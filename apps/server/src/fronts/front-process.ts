@@ -28,8 +28,8 @@ export async function runFront(config: Config, log: Logger): Promise<void> {
   let nextId = 1;
   const waiting = new Map<number, (copy: KeptCopy | undefined) => void>();
   process.on('message', (message: OwnerMessage) => {
-    if (message?.yueman !== 'copy') return;
-    waiting.get(message.id)?.(reviveCopy(message.copy));
+    if (message?.yueman === 'copy') waiting.get(message.id)?.(reviveCopy(message.copy));
+    else if (message?.yueman === 'forget') copies.clear();
   });
   const ask = (req: FastRequest) =>
     new Promise<KeptCopy | undefined>((resolve) => {

@@ -12,8 +12,11 @@ export type FrontMessage =
   /** Front → owner: answers sent since the last report, per method, status and route (for /metrics). */
   | { yueman: 'counts'; rows: [method: string, status: number, route: string | undefined, count: number][] };
 
-/** Owner → front: the copy asked for under `id`, or null (the owner answers that URL itself). */
-export type OwnerMessage = { yueman: 'copy'; id: number; copy: KeptCopy | null };
+/**
+ * Owner → front: the copy asked for under `id`, or null (the owner answers that URL itself); or forget every copy (an
+ * operator changed the catalogue: readers see it at once on this server).
+ */
+export type OwnerMessage = { yueman: 'copy'; id: number; copy: KeptCopy | null } | { yueman: 'forget' };
 
 export const isFrontMessage = (m: unknown): m is FrontMessage =>
   typeof m === 'object' && m !== null && typeof (m as { yueman?: unknown }).yueman === 'string';

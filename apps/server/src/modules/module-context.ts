@@ -32,6 +32,11 @@ export interface ModuleContext {
    * when the demo library is on, so production code never loads the demo generator.
    */
   demoDrawer?: (isKnownImage: (path: string) => Promise<boolean>) => DrawMissingImage;
+  /**
+   * After an operator's change readers must see (a book, a price): this server drops its kept static answers and what
+   * it knows of free pages, and so do its front processes; other servers follow within their 5 s (docs/scaling.md).
+   */
+  catalogueChanged(): void;
 }
 
 export interface Ports {

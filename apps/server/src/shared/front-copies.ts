@@ -41,6 +41,11 @@ export class FrontCopies {
     });
   }
 
+  /** Forgets every copy (the owner's catalogue changed): each URL is asked for again. */
+  clear(): void {
+    this.copies.clear();
+  }
+
   /** The front's fast path: a copy's answer now, the owner's later, or undefined (hand the connection over). */
   answer(req: FastRequest): FastAnswer | undefined | Promise<FastAnswer | undefined> {
     if (req.method !== 'GET') return undefined;

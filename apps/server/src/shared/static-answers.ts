@@ -104,6 +104,11 @@ export class StaticAnswers {
     return true;
   }
 
+  /** Forgets every kept answer: a change was made here (the console), and this server shows it at once. */
+  clear(): void {
+    this.answers.clear();
+  }
+
   /** A static route's pattern (Fastify's syntax: `/api/book/new/:page`). */
   addRoute(pattern: string): void {
     if (!this.routes.hasRoute('GET', pattern)) this.routes.on('GET', pattern, () => {});

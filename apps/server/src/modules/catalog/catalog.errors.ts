@@ -1,6 +1,6 @@
 import type { ChapterInfo } from '@yueman/contract';
 import { Code } from '@yueman/contract';
-import { badRequest, businessError, notFound, paymentNeeded } from '../../shared/errors.ts';
+import { AppError, badRequest, businessError, notFound, paymentNeeded } from '../../shared/errors.ts';
 
 export const bookNotFound = () => notFound('这本书不存在');
 
@@ -13,3 +13,9 @@ export const chapterNotBought = (info: ChapterInfo) => paymentNeeded('本章需�
 /** Search keyword messages of the spec's section 5. */
 export const emptyKeyword = () => badRequest('请输入搜索关键字');
 export const keywordTooLong = () => badRequest('搜索关键字最长不超过20个字');
+
+// The console's catalogue calls.
+export const chapterNotFound = () => notFound('章节不存在');
+export const categoryNotFound = () => badRequest('分类不存在');
+/** Someone saved the book since this operator opened it: nothing is written; reload and edit again. */
+export const bookChangedMeanwhile = () => new AppError(409, 409, '内容已被他人修改，请刷新后再试');

@@ -3,6 +3,8 @@ import type { ModuleContext } from '../module-context.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 import type { CatalogDeps } from './catalog.service.ts';
+import { createConsoleRepository } from './console.repository.ts';
+import { consoleRoutes } from './console.routes.ts';
 
 /** What other modules may ask of the catalogue: what the image host needs to decide about a page path. */
 export interface CatalogPort {
@@ -12,7 +14,7 @@ export interface CatalogPort {
   isKnownImage(path: string): Promise<boolean>;
 }
 
-/** Books, chapters, lists, search, categories, ads and hot words; reading a chapter. */
+/** Books, chapters, lists, search, categories, ads and hot words; reading a chapter; the console's catalogue calls. */
 export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext): Promise<CatalogPort> {
   const repo = createCatalogRepository(ctx.db);
   const deps: CatalogDeps = {
@@ -21,5 +23,10 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     grantPage: (path) => ctx.ports.images.grantPage(path),
   };
   await catalogRoutes(app, deps);
+  await consoleRoutes(app, {
+    repo: createConsoleRepository(ctx.db),
+    audit: (q, entry) => ctx.ports.operators.audit(q, entry),
+    changed: () => ctx.catalogueChanged(),
+  });
   return { isFreePage: repo.isFreePage, isKnownImage: repo.isKnownImage };
 }

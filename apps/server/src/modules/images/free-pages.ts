@@ -24,5 +24,7 @@ export function cachedFreePages(
   /** How long `knownFree` stays true for this path (0 when it is not known free). */
   const knownFreeForMs = (path: string): number =>
     knownFree(path) ? Math.max(0, known.getRemainingTTL(path)) : 0;
-  return Object.assign(isFree, { knownFree, knownFreeForMs });
+  /** Forgets what it knows: a price changed, and the database is asked again. */
+  const forget = () => known.clear();
+  return Object.assign(isFree, { knownFree, knownFreeForMs, forget });
 }

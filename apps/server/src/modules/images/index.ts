@@ -22,6 +22,8 @@ export interface ImagesPort {
   fast: ImageHost['fast'];
   /** A kept image for a front process (front-copies.ts), made if need be, or undefined. */
   copyFor: ImageHost['copyFor'];
+  /** Forgets which pages are free (a price changed): the next request without a grant asks the database. */
+  forgetFreePages(): void;
 }
 
 /**
@@ -65,5 +67,6 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     answerRaw: host.answerRaw,
     fast: host.fast,
     copyFor: host.copyFor,
+    forgetFreePages: freePages.forget,
   };
 }

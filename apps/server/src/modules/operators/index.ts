@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client.ts';
+import type { Database, Queryable } from '../../db/client.ts';
 import { backgroundLoop } from '../../shared/background-loop.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { createPasswordGuard } from '../users/index.ts';
 import operatorSession from './operator-session.plugin.ts';
-import { createOperatorsRepository } from './operators.repository.ts';
+import { type AuditEntry, createOperatorsRepository } from './operators.repository.ts';
 import { operatorsRoutes } from './operators.routes.ts';
 import { addOperator, rotatePassword } from './operators.service.ts';
+
+// For other modules' console routes: the roles to name in `config.operatorRoles`, and the operator of a call.
+export { operatorOfRequest } from './operator-session.plugin.ts';
+export type { AuditEntry } from './operators.repository.ts';
+export { ANY_ROLE, CATALOGUE_WRITERS, OWNER_ONLY } from './roles.ts';
 
 /**
  * `npm run operator` (src/cli/operator-cli.ts): the same writes as the console's, audited as the command line's.
@@ -24,6 +29,8 @@ export const operatorCommands = (db: Database) => {
 export interface OperatorsPort {
   /** How many operators exist (main.ts says how to create the first one when there is none). */
   count(): Promise<number>;
+  /** Records one write in the audit log, inside the write's own transaction. */
+  audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
 }
 
 const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
@@ -53,5 +60,5 @@ export async function registerOperators(app: FastifyInstance, ctx: ModuleContext
       log: ctx.log.child({ job: 'operator-session-sweeper' }),
     }),
   );
-  return { count: repo.count };
+  return { count: repo.count, audit: (q, entry) => repo.audit(q, entry) };
 }

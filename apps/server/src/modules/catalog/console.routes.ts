@@ -1,0 +1,148 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ok } from '../../shared/envelope.ts';
+import { ANY_ROLE, CATALOGUE_WRITERS, operatorOfRequest } from '../operators/index.ts';
+import type { ConsoleRepository } from './console.repository.ts';
+import * as catalogue from './console.service.ts';
+
+const tags = ['admin'];
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Price = Type.Integer({ minimum: 0, maximum: 100_000 });
+const Status = Type.Union([Type.Literal('finish'), Type.Literal('serialize')]);
+const Text = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
+
+const editorOf = (req: FastifyRequest): catalogue.Editor => {
+  const operator = operatorOfRequest(req);
+  return { operatorId: operator.id, actor: operator.name };
+};
+
+/** The console's catalogue: books and chapters, read by every role, written by owners and editors. */
+export async function consoleRoutes(
+  app: FastifyInstance,
+  deps: catalogue.ConsoleDeps & { repo: ConsoleRepository },
+) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get(
+    '/api/admin/categories',
+    { schema: { tags, summary: '分类' }, config: { operatorRoles: ANY_ROLE } },
+    async () => ok(await deps.repo.categories()),
+  );
+
+  r.get(
+    '/api/admin/books',
+    {
+      schema: {
+        tags,
+        summary: '书籍列表（服务器分页）',
+        querystring: Type.Object({
+          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+          size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          q: Type.Optional(Type.String({ maxLength: 50 })),
+          categoryId: Type.Optional(Id),
+          status: Type.Optional(Status),
+        }),
+      },
+      config: { operatorRoles: ANY_ROLE },
+    },
+    async (req) => {
+      const { page, size, q, categoryId, status } = req.query;
+      const { rows, total } = await deps.repo.listBooks({
+        q: q?.trim() || undefined,
+        categoryId,
+        status,
+        offset: (page - 1) * size,
+        limit: size,
+      });
+      return ok({
+        page,
+        size,
+        total,
+        list: rows.map((b) => ({ ...b, updatedAt: b.updatedAt.toISOString() })),
+      });
+    },
+  );
+
+  r.get(
+    '/api/admin/books/:id',
+    {
+      schema: { tags, summary: '书籍与章节', params: Type.Object({ id: Id }) },
+      config: { operatorRoles: ANY_ROLE },
+    },
+    async (req) => ok(await catalogue.bookWithChapters(deps, req.params.id)),
+  );
+
+  r.post(
+    '/api/admin/books/:id',
+    {
+      schema: {
+        tags,
+        summary: '修改书籍（version：打开时的版本）',
+        params: Type.Object({ id: Id }),
+        body: Type.Object({
+          version: Type.String({ maxLength: 40 }),
+          title: Type.Optional(Text(1, 100)),
+          author: Type.Optional(Text(1, 50)),
+          description: Type.Optional(Type.String({ maxLength: 2000 })),
+          categoryId: Type.Optional(Id),
+          status: Type.Optional(Status),
+          vipFree: Type.Optional(Type.Boolean()),
+        }),
+      },
+      config: { operatorRoles: CATALOGUE_WRITERS },
+    },
+    async (req) => {
+      const { version, ...changes } = req.body;
+      const book = await catalogue.editBook(deps, {
+        id: req.params.id,
+        version,
+        changes,
+        editor: editorOf(req),
+      });
+      return ok(book, '已保存');
+    },
+  );
+
+  r.post(
+    '/api/admin/books/:id/pricing',
+    {
+      schema: {
+        tags,
+        summary: '批量定价：前 N 章免费，其后每章 P 阅币',
+        params: Type.Object({ id: Id }),
+        body: Type.Object({ freeChapters: Type.Integer({ minimum: 0, maximum: 100_000 }), price: Price }),
+      },
+      config: { operatorRoles: CATALOGUE_WRITERS },
+    },
+    async (req) => {
+      const book = await catalogue.priceBook(deps, { id: req.params.id, ...req.body, editor: editorOf(req) });
+      return ok(book, '已保存');
+    },
+  );
+
+  r.post(
+    '/api/admin/books/:id/chapters/:number',
+    {
+      schema: {
+        tags,
+        summary: '修改章节标题或价格',
+        params: Type.Object({ id: Id, number: Id }),
+        body: Type.Object(
+          { title: Type.Optional(Text(1, 100)), price: Type.Optional(Price) },
+          { minProperties: 1 },
+        ),
+      },
+      config: { operatorRoles: CATALOGUE_WRITERS },
+    },
+    async (req) => {
+      const chapter = await catalogue.editChapter(deps, {
+        bookId: req.params.id,
+        number: req.params.number,
+        ...req.body,
+        editor: editorOf(req),
+      });
+      return ok(chapter, '已保存');
+    },
+  );
+}

@@ -1,0 +1,154 @@
+import type { Queryable } from '../../db/client.ts';
+import { bookChangedMeanwhile, bookNotFound, categoryNotFound, chapterNotFound } from './catalog.errors.ts';
+import type { BookRow, ConsoleRepository } from './console.repository.ts';
+
+/** Who makes a change, as the audit log records it. */
+export interface Editor {
+  operatorId: number;
+  actor: string;
+}
+
+export interface ConsoleDeps {
+  repo: ConsoleRepository;
+  /** The audit log (the operators port), in the change's own transaction. */
+  audit(
+    q: Queryable,
+    entry: {
+      operatorId: number | null;
+      actor: string;
+      action: string;
+      target: string;
+      before: unknown;
+      after: unknown;
+    },
+  ): Promise<unknown>;
+  /** After a committed change readers must see: the kept static answers and page knowledge are dropped. */
+  changed(): void;
+}
+
+/** The book fields the console edits, as the API names them. */
+export interface BookChanges {
+  title?: string;
+  author?: string;
+  description?: string;
+  categoryId?: number;
+  status?: 'finish' | 'serialize';
+  vipFree?: boolean;
+}
+
+export const bookView = (b: BookRow) => ({
+  id: b.id,
+  title: b.title,
+  author: b.author,
+  description: b.abstractContent,
+  categoryId: b.categoryId,
+  status: b.publishStatus as 'finish' | 'serialize',
+  vipFree: b.vipFree,
+  chapterCount: b.chapterCount,
+  readCount: b.readCount,
+  /** The version an edit must name: the book as this operator saw it. */
+  version: b.updatedAt.toISOString(),
+});
+
+export async function bookWithChapters(deps: ConsoleDeps, id: number) {
+  const book = await deps.repo.book(id);
+  if (!book) throw bookNotFound();
+  const chapters = await deps.repo.chapters(id);
+  return {
+    ...bookView(book),
+    chapters: chapters.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+  };
+}
+
+/**
+ * Saves an operator's edit of a book, if nobody saved it since they opened it (`version`): otherwise nothing is
+ * written and they are told to reload. Search, lists and counts follow by the books' triggers.
+ */
+export async function editBook(
+  deps: ConsoleDeps,
+  input: { id: number; version: string; changes: BookChanges; editor: Editor },
+) {
+  const { changes } = input;
+  const saved = await deps.repo.transaction(async (tx) => {
+    const before = await deps.repo.book(input.id, tx, true);
+    if (!before) throw bookNotFound();
+    if (before.updatedAt.toISOString() !== input.version) throw bookChangedMeanwhile();
+    if (changes.categoryId !== undefined && !(await deps.repo.categoryExists(changes.categoryId, tx))) {
+      throw categoryNotFound();
+    }
+    const after = await deps.repo.updateBook(tx, input.id, {
+      ...(changes.title !== undefined ? { title: changes.title } : {}),
+      ...(changes.author !== undefined ? { author: changes.author } : {}),
+      ...(changes.description !== undefined ? { abstractContent: changes.description } : {}),
+      ...(changes.categoryId !== undefined ? { categoryId: changes.categoryId } : {}),
+      ...(changes.status !== undefined ? { publishStatus: changes.status } : {}),
+      ...(changes.vipFree !== undefined ? { vipFree: changes.vipFree } : {}),
+    });
+    const { version: _b, ...beforeView } = bookView(before);
+    const { version: _a, ...afterView } = bookView(after);
+    await deps.audit(tx, {
+      ...input.editor,
+      action: 'book.edit',
+      target: `book:${input.id}`,
+      before: beforeView,
+      after: afterView,
+    });
+    return after;
+  });
+  deps.changed();
+  return bookView(saved);
+}
+
+/**
+ * Prices a whole book: the first `freeChapters` chapters free, every later one `price` coins. Chapters already bought
+ * stay bought (purchases are their own rows); only what is not yet bought costs the new price.
+ */
+export async function priceBook(
+  deps: ConsoleDeps,
+  input: { id: number; freeChapters: number; price: number; editor: Editor },
+) {
+  await deps.repo.transaction(async (tx) => {
+    if (!(await deps.repo.book(input.id, tx, true))) throw bookNotFound();
+    const before = await deps.repo.lockChapters(tx, input.id);
+    await deps.repo.priceBook(tx, input.id, input.freeChapters, input.price);
+    const after = before.map((c) => ({
+      number: c.number,
+      price: c.number <= input.freeChapters ? 0 : input.price,
+    }));
+    await deps.audit(tx, {
+      ...input.editor,
+      action: 'book.pricing',
+      target: `book:${input.id}`,
+      before: before.map(({ number, price }) => ({ number, price })),
+      after,
+    });
+  });
+  deps.changed();
+  return bookWithChapters(deps, input.id);
+}
+
+/** One chapter's title or price. */
+export async function editChapter(
+  deps: ConsoleDeps,
+  input: { bookId: number; number: number; title?: string; price?: number; editor: Editor },
+) {
+  const saved = await deps.repo.transaction(async (tx) => {
+    if (!(await deps.repo.book(input.bookId, tx, true))) throw bookNotFound();
+    const before = (await deps.repo.lockChapters(tx, input.bookId)).find((c) => c.number === input.number);
+    if (!before) throw chapterNotFound();
+    const after = await deps.repo.updateChapter(tx, input.bookId, input.number, {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.price !== undefined ? { price: input.price } : {}),
+    });
+    await deps.audit(tx, {
+      ...input.editor,
+      action: 'chapter.edit',
+      target: `chapter:${input.bookId}/${input.number}`,
+      before,
+      after,
+    });
+    return after;
+  });
+  deps.changed();
+  return saved;
+}

@@ -1,0 +1,165 @@
+// The console's catalogue calls: every role reads, owners and editors write; each write is audited, refused input
+// and a stale edit change nothing, and readers see a change at once on this server (its kept answers dropped).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { describeDb } from '../../../test/test-database.ts';
+import { auditLog, books, chapters } from '../../db/schema/index.ts';
+import { operatorCommands } from '../operators/index.ts';
+
+describeDb('the console’s catalogue', () => {
+  let t: TestApp;
+  let origin: string;
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    // Static answers kept for a minute: a reader seeing a change at once proves they were dropped.
+    t = await createTestApp({ staticCacheMs: 60_000 });
+    origin = t.config.trustedOrigins[0] as string;
+    const commands = operatorCommands(t.db);
+    for (const role of ['owner', 'editor', 'finance', 'support'] as const) {
+      const { password } = await commands.add(`${role}1`, role);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        headers: { origin },
+        payload: { name: `${role}1`, password },
+      });
+      cookies[role] = `yadm=${res.cookies.find((c) => c.name === 'yadm')?.value}`;
+    }
+  });
+  afterAll(() => t?.close());
+
+  const admin = (role: string, method: 'GET' | 'POST', url: string, body?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { origin, cookie: cookies[role] as string },
+      ...(body ? { payload: body } : {}),
+    });
+  const reader = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
+  const snapshot = async () => ({
+    books: await t.db.select().from(books).orderBy(books.id),
+    chapters: await t.db.select().from(chapters).orderBy(chapters.id),
+    audit: await t.db.$count(auditLog),
+  });
+
+  it('lists books page by page with filters, for every role', async () => {
+    for (const role of ['owner', 'editor', 'finance', 'support']) {
+      const page = (await admin(role, 'GET', '/api/admin/books?size=5')).json().data;
+      expect(page.list).toHaveLength(5);
+      expect(page.total).toBeGreaterThan(5);
+    }
+    const finished = (await admin('support', 'GET', '/api/admin/books?status=finish&size=100')).json().data;
+    expect(finished.list.every((b: { publishStatus: string }) => b.publishStatus === 'finish')).toBe(true);
+    const title = (await reader('/api/book/detail/3')).data.book.title as string;
+    const found = (
+      await admin('editor', 'GET', `/api/admin/books?q=${encodeURIComponent(title.slice(0, 2))}`)
+    ).json();
+    expect(found.data.list.map((b: { id: number }) => b.id)).toContain(3);
+    // A wildcard in the words is a literal character, not "everything".
+    expect((await admin('editor', 'GET', '/api/admin/books?q=%25')).json().data.total).toBe(0);
+  });
+
+  it('refuses every catalogue write to finance and support, changing nothing', async () => {
+    const book = (await admin('owner', 'GET', '/api/admin/books/3')).json().data;
+    const before = await snapshot();
+    for (const role of ['finance', 'support']) {
+      const writes = [
+        admin(role, 'POST', '/api/admin/books/3', { version: book.version, title: '改名' }),
+        admin(role, 'POST', '/api/admin/books/3/pricing', { freeChapters: 0, price: 1 }),
+        admin(role, 'POST', '/api/admin/books/3/chapters/1', { price: 9 }),
+      ];
+      for (const res of await Promise.all(writes)) expect(res.statusCode, res.body).toBe(403);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('saves an editor’s book edit, audited, and readers see it at once; a stale edit is refused', async () => {
+    const before = (await admin('editor', 'GET', '/api/admin/books/3')).json().data;
+    // A reader's detail is kept now (for a minute).
+    expect((await reader('/api/book/detail/3')).data.book.title).toBe(before.title);
+    const saved = await admin('editor', 'POST', '/api/admin/books/3', {
+      version: before.version,
+      title: '新的书名',
+      author: '新作者',
+      status: 'finish',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ title: '新的书名', author: '新作者', status: 'finish' });
+    const detail = (await reader('/api/book/detail/3')).data;
+    expect(detail.book.title).toBe('新的书名');
+    // Search finds it by its new title and its new author (the books' triggers keep the search index).
+    const search = await t.app.inject({
+      method: 'POST',
+      url: `/api/book/search?content=${encodeURIComponent('新作者')}`,
+    });
+    expect(JSON.stringify(search.json())).toContain('新的书名');
+
+    // Another operator still holding the old version: refused, nothing written.
+    const snap = await snapshot();
+    const stale = await admin('owner', 'POST', '/api/admin/books/3', {
+      version: before.version,
+      title: '覆盖',
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().msg).toBe('内容已被他人修改，请刷新后再试');
+    expect(await snapshot()).toEqual(snap);
+
+    const audit = await t.db.select().from(auditLog).orderBy(auditLog.id);
+    expect(audit.at(-1)).toMatchObject({
+      actor: 'editor1',
+      action: 'book.edit',
+      target: 'book:3',
+      before: { title: before.title },
+      after: { title: '新的书名', author: '新作者' },
+    });
+  });
+
+  it('prices a book in bulk and one chapter; readers’ catalogue and pages follow at once', async () => {
+    // Chapter 1 of book 3 is free: its page is served without a grant, and kept.
+    const page = (await reader('/api/book/read_chapter?bookId=3&number=1')).data.bookPics[0] as string;
+    expect((await t.app.inject(`/${page}_200_0.img`)).statusCode).toBe(200);
+    expect((await reader('/api/book/detail/3')).data.chapterList[0].price).toBe(0);
+
+    const priced = await admin('editor', 'POST', '/api/admin/books/3/pricing', {
+      freeChapters: 0,
+      price: 20,
+    });
+    expect(priced.statusCode, priced.body).toBe(200);
+    expect(priced.json().data.chapters.every((c: { price: number }) => c.price === 20)).toBe(true);
+    expect((await reader('/api/book/detail/3')).data.chapterList[0].price).toBe(20);
+    // The page of a chapter that is priced now needs a grant, at once.
+    expect((await t.app.inject(`/${page}_200_0.img`)).statusCode).toBe(403);
+
+    const one = await admin('owner', 'POST', '/api/admin/books/3/chapters/1', { price: 0, title: '序章' });
+    expect(one.json().data).toEqual({ number: 1, title: '序章', price: 0 });
+    const list = (await reader('/api/book/detail/3')).data.chapterList;
+    expect(list[0]).toMatchObject({ price: 0 });
+    expect(list[1]).toMatchObject({ price: 20 });
+    const actions = (await t.db.select().from(auditLog).orderBy(auditLog.id)).slice(-2).map((a) => a.action);
+    expect(actions).toEqual(['book.pricing', 'chapter.edit']);
+  });
+
+  it('refuses bad input with a clear message and changes nothing', async () => {
+    const book = (await admin('editor', 'GET', '/api/admin/books/4')).json().data;
+    const before = await snapshot();
+    const refused = [
+      ['/api/admin/books/4', { version: book.version, title: '   ' }],
+      ['/api/admin/books/4', { version: book.version, categoryId: 99_999 }],
+      ['/api/admin/books/4', { version: book.version, status: 'draft' }],
+      ['/api/admin/books/4/pricing', { freeChapters: -1, price: 10 }],
+      ['/api/admin/books/4/pricing', { freeChapters: 1, price: 1.5 }],
+      ['/api/admin/books/4/chapters/1', { price: -3 }],
+      ['/api/admin/books/4/chapters/1', {}],
+      ['/api/admin/books/4/chapters/9999', { price: 3 }],
+      ['/api/admin/books/99999/pricing', { freeChapters: 1, price: 3 }],
+    ] as const;
+    for (const [url, body] of refused) {
+      const res = await admin('editor', 'POST', url, body);
+      expect([400, 404], `${url} ${JSON.stringify(body)}: ${res.body}`).toContain(res.statusCode);
+      expect(res.json().result).toBe(false);
+      expect(res.json().msg).toBeTruthy();
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
