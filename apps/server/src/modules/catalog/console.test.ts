@@ -163,3 +163,83 @@ describeDb('the console’s catalogue', () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describeDb('the console’s home page', () => {
+  let t: TestApp;
+  let origin: string;
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp({ staticCacheMs: 60_000 });
+    origin = t.config.trustedOrigins[0] as string;
+    for (const role of ['editor', 'support'] as const) {
+      const { password } = await operatorCommands(t.db).add(`${role}1`, role);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        headers: { origin },
+        payload: { name: `${role}1`, password },
+      });
+      cookies[role] = `yadm=${res.cookies.find((c) => c.name === 'yadm')?.value}`;
+    }
+  });
+  afterAll(() => t?.close());
+
+  const admin = (role: string, method: 'GET' | 'POST', url: string, body?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { origin, cookie: cookies[role] as string },
+      ...(body ? { payload: body } : {}),
+    });
+  const home = async () => (await t.app.inject('/api/book/home/index')).json().data;
+  const ids = (list: { bookId: number }[]) => list.map((b) => b.bookId);
+
+  it('reorders a section as the editor dragged it; the reader’s home follows at once; support is refused', async () => {
+    const sections = (await admin('support', 'GET', '/api/admin/home/sections')).json().data;
+    const hot = sections.find((s: { type: string }) => s.type === 'hot');
+    const order = ids(hot.books);
+    expect(order.length).toBeGreaterThan(2);
+    const homeBefore = await home();
+    const reversed = [...order].reverse();
+    expect(
+      (await admin('support', 'POST', '/api/admin/home/sections/hot', { bookIds: reversed })).statusCode,
+    ).toBe(403);
+    const saved = await admin('editor', 'POST', '/api/admin/home/sections/hot', { bookIds: reversed });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(ids(saved.json().data.books)).toEqual(reversed);
+    const homeAfter = await home();
+    expect(JSON.stringify(homeAfter)).not.toEqual(JSON.stringify(homeBefore));
+    const detail = (await t.app.inject('/api/book/showcase/detail/hot/1')).json().data;
+    expect(ids(detail.bookList)).toEqual(reversed.slice(0, ids(detail.bookList).length));
+    // Duplicates, unknown books or an unknown section: refused, the order kept.
+    for (const [url, body] of [
+      ['/api/admin/home/sections/hot', { bookIds: [reversed[0], reversed[0]] }],
+      ['/api/admin/home/sections/hot', { bookIds: [99_999] }],
+      ['/api/admin/home/sections/best', { bookIds: [1] }],
+    ] as const) {
+      expect((await admin('editor', 'POST', url, body)).statusCode, url).toBe(400);
+    }
+    const again = (await admin('editor', 'GET', '/api/admin/home/sections')).json().data;
+    expect(ids(again.find((s: { type: string }) => s.type === 'hot').books)).toEqual(reversed);
+  });
+
+  it('sets the hot words in order, audited; empty or repeated words are refused', async () => {
+    const saved = await admin('editor', 'POST', '/api/admin/home/hot-words', {
+      words: ['热血', '恋爱', '校园'],
+    });
+    expect(saved.json().data).toEqual(['热血', '恋爱', '校园']);
+    const init = (await t.app.inject('/api/book/init_search')).json();
+    expect(init.data.hotWords).toEqual(['热血', '恋爱', '校园']);
+    for (const words of [['热血', '热血'], ['  '], Array.from({ length: 31 }, (_, i) => `词${i}`)]) {
+      expect((await admin('editor', 'POST', '/api/admin/home/hot-words', { words })).statusCode).toBe(400);
+    }
+    expect((await admin('editor', 'GET', '/api/admin/home/hot-words')).json().data).toEqual([
+      '热血',
+      '恋爱',
+      '校园',
+    ]);
+    const last = (await t.db.select().from(auditLog).orderBy(auditLog.id)).at(-1);
+    expect(last).toMatchObject({ action: 'home.hot_words', after: ['热血', '恋爱', '校园'] });
+  });
+});

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { Queryable } from '../../db/client.ts';
 import type { ModuleContext } from '../module-context.ts';
+import type { AuditEntry } from '../operators/index.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 import type { CatalogDeps } from './catalog.service.ts';
 import { createConsoleRepository } from './console.repository.ts';
 import { consoleRoutes } from './console.routes.ts';
+import { homeConsoleRoutes } from './home-console.routes.ts';
+import { createHomeConsole } from './home-console.ts';
 
 /** What other modules may ask of the catalogue: what the image host needs to decide about a page path. */
 export interface CatalogPort {
@@ -23,10 +27,11 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     grantPage: (path) => ctx.ports.images.grantPage(path),
   };
   await catalogRoutes(app, deps);
-  await consoleRoutes(app, {
-    repo: createConsoleRepository(ctx.db),
-    audit: (q, entry) => ctx.ports.operators.audit(q, entry),
+  const audited = {
+    audit: (q: Queryable, entry: AuditEntry) => ctx.ports.operators.audit(q, entry),
     changed: () => ctx.catalogueChanged(),
-  });
+  };
+  await consoleRoutes(app, { repo: createConsoleRepository(ctx.db), ...audited });
+  await homeConsoleRoutes(app, createHomeConsole(ctx.db, audited));
   return { isFreePage: repo.isFreePage, isKnownImage: repo.isKnownImage };
 }

@@ -1,0 +1,76 @@
+// The console's support calls: service contacts per branch (readers see them at once), and complaints for owners
+// and customer service only.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { describeDb } from '../../../test/test-database.ts';
+import { auditLog, branchSettings } from '../../db/schema/index.ts';
+import { operatorCommands } from '../operators/index.ts';
+
+describeDb('the console’s support calls', () => {
+  let t: TestApp;
+  let origin: string;
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp({ staticCacheMs: 60_000 });
+    origin = t.config.trustedOrigins[0] as string;
+    for (const role of ['editor', 'finance', 'support'] as const) {
+      const { password } = await operatorCommands(t.db).add(`${role}1`, role);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        headers: { origin },
+        payload: { name: `${role}1`, password },
+      });
+      cookies[role] = `yadm=${res.cookies.find((c) => c.name === 'yadm')?.value}`;
+    }
+  });
+  afterAll(() => t?.close());
+
+  const admin = (role: string, method: 'GET' | 'POST', url: string, body?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { origin, cookie: cookies[role] as string },
+      ...(body ? { payload: body } : {}),
+    });
+  const settings = {
+    appDownloadUrl: 'https://dl.example.com/app.apk',
+    appDownloadHome: 'https://dl.example.com/',
+    customerServiceEmail: 'help@example.com',
+    customerServiceQq: '800012345',
+  };
+
+  it('sets the default branch’s contacts; readers of any branch see them at once; audited', async () => {
+    await t.app.inject('/api/common/info/v2/12345'); // kept now, for a minute
+    expect((await admin('support', 'POST', '/api/admin/branches/-2', settings)).statusCode).toBe(403);
+    const saved = await admin('editor', 'POST', '/api/admin/branches/-2', settings);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const info = (await t.app.inject('/api/common/info/v2/12345')).json().data;
+    expect(info).toMatchObject({ customerServiceEmail: 'help@example.com', customerServiceQQ: '800012345' });
+    const last = (await t.db.select().from(auditLog).orderBy(auditLog.id)).at(-1);
+    expect(last).toMatchObject({ actor: 'editor1', action: 'branch.settings', target: 'branch:-2' });
+    const before = await t.db.select().from(branchSettings).orderBy(branchSettings.branchId);
+    for (const bad of [
+      { ...settings, customerServiceEmail: 'not an address' },
+      { ...settings, customerServiceQq: '12ab' },
+      { ...settings, appDownloadUrl: 'javascript:alert(1)' },
+    ]) {
+      expect((await admin('editor', 'POST', '/api/admin/branches/-2', bad)).statusCode).toBe(400);
+    }
+    expect(await t.db.select().from(branchSettings).orderBy(branchSettings.branchId)).toEqual(before);
+  });
+
+  it('shows complaints to customer service, newest first, and not to finance', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/support/report',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'reason=%E5%85%B6%E4%BB%96&content=x&pageUrl=%2Fbook%2F2',
+    });
+    const page = (await admin('support', 'GET', '/api/admin/complaints?size=5')).json().data;
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.list[0]).toMatchObject({ reason: '其他', pageUrl: '/book/2' });
+    expect((await admin('finance', 'GET', '/api/admin/complaints')).statusCode).toBe(403);
+  });
+});
