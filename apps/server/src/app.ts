@@ -42,6 +42,8 @@ declare module 'fastify' {
     keptCopy(req: FastRequest): Promise<KeptCopy | undefined>;
     /** Called after every change an operator makes that readers must see (main.ts tells the front processes). */
     onCatalogueChange(listener: () => void): void;
+    /** A change readers must see was made outside a module's route (an import through the control socket). */
+    catalogueChanged(): void;
   }
 }
 
@@ -164,6 +166,7 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   app.decorate('ports', ports);
   app.decorate('jobs', jobs);
   app.decorate('onCatalogueChange', (listener: () => void) => void catalogueListeners.push(listener));
+  app.decorate('catalogueChanged', catalogueChanged);
   app.decorate('keptCopy', async (req: FastRequest): Promise<KeptCopy | undefined> => {
     if (req.method !== 'GET') return undefined;
     if (!answers.isStaticUrl(req.url)) return ports.images.copyFor(req);

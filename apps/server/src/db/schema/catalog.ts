@@ -73,6 +73,8 @@ export const chapters = pgTable(
     // Page image paths in reading order (docs/api.md section 5).
     pics: text().array().notNull().default(sql`'{}'::text[]`),
     content: text().notNull().default(''),
+    // SHA-256 of an imported chapter's stored pages, in order: a re-import of the same files changes nothing.
+    contentHash: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -10,6 +10,9 @@ import { consoleRoutes } from './console.routes.ts';
 import { homeConsoleRoutes } from './home-console.routes.ts';
 import { createHomeConsole } from './home-console.ts';
 
+// The importer (npm run import, the control socket): read by the command line and main.ts.
+export * as importer from './import/index.ts';
+
 /** What other modules may ask of the catalogue: what the image host needs to decide about a page path. */
 export interface CatalogPort {
   /** True when a free chapter lists this page path (it is served without a grant). */

@@ -1,0 +1,183 @@
+/**
+ * npm run import -- PATH [--book ID] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
+ * Imports a comic from the files publishers hand over (docs/operations.md, "Importing comics").
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { sendControlCommand } from '../control-socket.ts';
+import { openDatabase } from '../db/client.ts';
+import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
+import { importer } from '../modules/catalog/index.ts';
+import { createLocalStorage, originalKey } from '../modules/storage/index.ts';
+import { printReport } from './import-report.ts';
+
+const USAGE = `Usage: npm run import -- PATH [--book ID] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
+  PATH             a .cbz/.zip (one chapter), a folder of them (one book), a folder of folders of images
+                   (one folder a chapter), or one archive whose top-level folders are chapters
+  --book ID        into this book (else the book with the same title, else a new book)
+  --free-chapters N, --price COINS
+                   chapters numbered up to N free, later ones COINS each (without them: all free)
+  --vip-free       VIP readers read the book's priced chapters free (a new book only)
+  --dry-run        print the book and its chapters, write nothing
+  --replace        replace a chapter whose number exists with different pages (else it is refused)
+Database and images: as the server's settings say (DATABASE_URL, DATA_DIR, IMAGE_ROOT, STORAGE…); when a server is
+running on this DATA_DIR, it does the import.`;
+
+class UsageError extends Error {}
+
+function count(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > 1_000_000) {
+    throw new UsageError(`--${name} must be a whole number from ${min}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function parse(argv: string[]) {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        book: { type: 'string' },
+        'free-chapters': { type: 'string' },
+        price: { type: 'string' },
+        'vip-free': { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        replace: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return undefined;
+  if (positionals.length !== 1) throw new UsageError('one PATH');
+  const freeChapters = count('free-chapters', values['free-chapters'] as string | undefined, 0);
+  const price = count('price', values.price as string | undefined, 1);
+  if (freeChapters !== undefined && price === undefined)
+    throw new UsageError('--free-chapters needs --price');
+  return {
+    source: path.resolve(positionals[0] as string),
+    options: {
+      bookId: count('book', values.book as string | undefined, 1),
+      freeChapters,
+      price,
+      vipFree: values['vip-free'] === true,
+      dryRun: values['dry-run'] === true,
+      replace: values.replace === true,
+    } satisfies importer.ImportOptions,
+  };
+}
+
+/** A progress bar on the terminal (stderr), redrawn in place. */
+function progressBar() {
+  let last = -1;
+  return (done: number, total: number) => {
+    const width = 30;
+    const filled = Math.round((done / total) * width);
+    if (filled === last && done !== total) return;
+    last = filled;
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} 页`);
+    if (done === total) process.stderr.write('\n');
+  };
+}
+
+async function main(): Promise<number> {
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`import: ${err.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!args) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  let release: (() => Promise<void>) | undefined;
+  if (!config.databaseUrl && !args.options.dryRun) {
+    try {
+      release = await lockDataDir(config.dataDir);
+    } catch (err) {
+      if (!(err instanceof DataDirLockedError)) throw err;
+      const answer = await sendControlCommand(config.dataDir, 'import', args).catch((e: Error) => {
+        console.error(
+          `import: a server holds ${config.dataDir} but its control socket did not answer (${e.message})`,
+        );
+        return undefined;
+      });
+      if (!answer) return 1;
+      if (!answer.ok) {
+        console.error(`import: ${answer.error}`);
+        return 1;
+      }
+      console.log('import: done by the running server');
+      printReport(answer.result as importer.ImportReport);
+      return 0;
+    }
+  }
+  let source: Awaited<ReturnType<typeof importer.readBookSource>> | undefined;
+  try {
+    source = await importer.readBookSource(args.source);
+    if (args.options.dryRun) {
+      printReport(importer.planImport(source.book, args.options));
+      return 0;
+    }
+    const opened = await openDatabase(
+      config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: config.dataDir },
+    );
+    try {
+      const storage = config.s3
+        ? (await import('../modules/storage/s3-storage.ts')).createS3Storage(config.s3)
+        : createLocalStorage({
+            originals: config.imageRoot,
+            variants: config.imageCacheDir,
+            writesOriginals: true,
+          });
+      const report = await importer.importBook(
+        {
+          db: opened.db,
+          putOriginal: (p, bytes) => storage.put(originalKey(p), bytes),
+          progress: progressBar(),
+        },
+        source.book,
+        args.options,
+      );
+      printReport(report);
+      return 0;
+    } finally {
+      await opened.close();
+    }
+  } catch (err) {
+    if (
+      err instanceof importer.ImportRefused ||
+      err instanceof importer.UnreadablePage ||
+      err instanceof importer.ImportSourceError
+    ) {
+      process.stderr.write('\n');
+      console.error(`import: ${(err as Error).message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    source?.close();
+    await release?.();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

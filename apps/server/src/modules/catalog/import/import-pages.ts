@@ -1,0 +1,56 @@
+import sharp, { type Sharp } from 'sharp';
+
+/** A page as stored: its bytes, the extension of its format, and its size. */
+export interface StoredPage {
+  bytes: Buffer;
+  ext: 'jpg' | 'png' | 'webp';
+  width: number;
+  height: number;
+}
+
+/** A page taller than this many widths is cut (a long strip from a webtoon would otherwise load as one image). */
+const TALL = 3;
+/** …into parts no taller than this many widths. */
+const PART = 2;
+const KEPT: Record<string, StoredPage['ext']> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
+
+/** A page that is not a readable image: the message names where it was. */
+export class UnreadablePage extends Error {}
+
+/**
+ * Decodes a page whole (a readable header is not enough: every pixel is read, so a truncated or corrupt file is
+ * refused here, not in a reader's phone) and returns it as stored: as it came when its format is JPEG, PNG or WebP and
+ * it needs no cut, else re-encoded (JPEG stays JPEG, anything else becomes PNG); a page taller than 3 × its width is
+ * cut top to bottom into parts no taller than 2 × its width.
+ */
+export async function preparePage(bytes: Buffer, label: string): Promise<StoredPage[]> {
+  let width: number;
+  let height: number;
+  let format: string;
+  try {
+    const { info } = await sharp(bytes, { failOn: 'truncated' }).raw().toBuffer({ resolveWithObject: true });
+    const meta = await sharp(bytes).metadata();
+    width = info.width;
+    height = info.height;
+    format = meta.format ?? '';
+  } catch (err) {
+    throw new UnreadablePage(`${label}: 不是可读的图片（${(err as Error).message.split('\n')[0]}）`);
+  }
+  if (bytes.length === 0 || width === 0 || height === 0) throw new UnreadablePage(`${label}: 空图片`);
+  const kept = KEPT[format];
+  if (height <= TALL * width && kept) return [{ bytes, ext: kept, width, height }];
+  const ext: StoredPage['ext'] = format === 'jpeg' ? 'jpg' : 'png';
+  const encode = (img: Sharp) => (ext === 'jpg' ? img.jpeg({ quality: 92 }) : img.png());
+  if (height <= TALL * width) {
+    return [{ bytes: await encode(sharp(bytes)).toBuffer(), ext, width, height }];
+  }
+  const parts = Math.ceil(height / (PART * width));
+  const partHeight = Math.ceil(height / parts);
+  const out: StoredPage[] = [];
+  for (let top = 0; top < height; top += partHeight) {
+    const h = Math.min(partHeight, height - top);
+    const part = await encode(sharp(bytes).extract({ left: 0, top, width, height: h })).toBuffer();
+    out.push({ bytes: part, ext, width, height: h });
+  }
+  return out;
+}
