@@ -181,6 +181,43 @@ describe.skipIf(dbKind === 'postgres')('npm run import', () => {
     expect(replaced.out).toMatch(/第2话 {2}第2话 {2}5 页 {2}免费 {2}已替换/);
   }, 60_000);
 
+  it('leaves no half chapter when killed in the middle, and a second run finishes the book', async () => {
+    const folder = path.join(work, '长篇');
+    for (let c = 1; c <= 4; c++) {
+      await mkdir(path.join(folder, `第${c}话`), { recursive: true });
+      for (let p = 1; p <= 25; p++)
+        await writeFile(path.join(folder, `第${c}话`, `${p}.png`), await png(400, 500 + p));
+    }
+    // Killed once the progress bar passes 30 of 100 pages: somewhere inside the second chapter.
+    const killed = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, folder], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        const done = Math.max(...[...d.toString().matchAll(/(\d+)\/100 页/g)].map((m) => Number(m[1])), 0);
+        if (done >= 30) child.kill('SIGKILL');
+      });
+      child.on('exit', (_code, signal) => resolve(signal === 'SIGKILL' ? 1 : 0));
+    });
+    expect(killed).toBe(1);
+    const state = async () =>
+      inDatabase(async (db) => {
+        const [b] = await db.select().from(books).where(eq(books.title, '长篇'));
+        const rows = b ? await db.select().from(chapters).where(eq(chapters.bookId, b.id)) : [];
+        return { count: b?.chapterCount ?? 0, pages: rows.map((r) => r.pics.length).sort() };
+      });
+    const after = await state();
+    // Whatever was written is whole: every chapter present has its 25 pages, and the count agrees.
+    expect(after.pages.every((n) => n === 25)).toBe(true);
+    expect(after.count).toBe(after.pages.length);
+    expect(after.count).toBeLessThan(4);
+    const again = await importCli([folder], env());
+    expect(again.code, again.out).toBe(0);
+    expect(await state()).toEqual({ count: 4, pages: [25, 25, 25, 25] });
+  }, 120_000);
+
   describe('beside a running server', () => {
     let server: ServerProcess | undefined;
     beforeAll(async () => {

@@ -39,9 +39,10 @@ describeDb('database client', () => {
         sql`select table_name as name from information_schema.tables where table_schema = 'public' order by 1`,
       );
       expect((tables as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
-        ...['ads', 'book_counts', 'book_postings', 'books', 'branch_settings', 'categories', 'chapter_lists'],
-        ...['chapter_purchases', 'chapters', 'contacts', 'hot_words', 'image_assets', 'ledger_accounts'],
-        ...['ledger_entries', 'ledger_transfers', 'pay_channels', 'pay_configs', 'pay_order_events'],
+        ...['ads', 'audit_log', 'book_counts', 'book_postings', 'books', 'branch_settings', 'categories'],
+        ...['chapter_lists', 'chapter_purchases', 'chapters', 'contacts', 'hot_words', 'image_assets'],
+        ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
+        ...['pay_channels', 'pay_configs', 'pay_order_events'],
         ...['pay_orders', 'rate_limits', 'reports', 'sandbox_payments', 'sessions', 'showcase_entries'],
         ...['users', 'visit_marks'],
       ]);
