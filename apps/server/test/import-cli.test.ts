@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { openDatabase } from '../src/db/client.ts';
 import { books, categories, chapters, imageAssets } from '../src/db/schema/index.ts';
+import { runCli } from './cli-process.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
@@ -20,23 +21,8 @@ import { dbKind } from './test-database.ts';
 const root = path.resolve(import.meta.dirname, '../../..');
 const cli = path.join(root, 'apps/server/src/cli/import-cli.ts');
 
-function importCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', DEMO_LIBRARY: 'false', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
+const importCli = (args: string[], env: Record<string, string>) =>
+  runCli('import-cli', args, { DEMO_LIBRARY: 'false', ...env });
 
 /** A PNG of this size, in a colour: pages are told apart by their heights. */
 const png = (width: number, height: number) =>

@@ -1,37 +1,18 @@
 // `npm run operator` as a reader of the README runs it: with no server (it opens the database itself, PGlite or
 // PostgreSQL), and beside a running server on the embedded database (the server does it, through its control socket
 // in DATA_DIR). Either way the printed password signs in, and the audit log says the command line did it.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { auditLog, operators } from '../src/db/schema/index.ts';
+import { runCli } from './cli-process.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './test-database.ts';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(root, 'apps/server/src/cli/operator-cli.ts');
-
-function operatorCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('exit', (code) => resolve({ code, out }));
-  });
-}
+const operatorCli = (args: string[], env: Record<string, string>) => runCli('operator-cli', args, env);
 
 const passwordIn = (out: string) => /password: (\S+)/.exec(out)?.[1] as string;
 

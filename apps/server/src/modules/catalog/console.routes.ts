@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
-import { ANY_ROLE, CATALOGUE_WRITERS, operatorOfRequest } from '../operators/index.ts';
+import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
 import type { ConsoleRepository } from './console.repository.ts';
 import * as catalogue from './console.service.ts';
 
@@ -11,11 +11,6 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 const Price = Type.Integer({ minimum: 0, maximum: 100_000 });
 const Status = Type.Union([Type.Literal('finish'), Type.Literal('serialize')]);
 const Text = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
-
-const editorOf = (req: FastifyRequest): catalogue.Editor => {
-  const operator = operatorOfRequest(req);
-  return { operatorId: operator.id, actor: operator.name };
-};
 
 /** The console's catalogue: books and chapters, read by every role, written by owners and editors. */
 export async function consoleRoutes(
@@ -98,7 +93,7 @@ export async function consoleRoutes(
         id: req.params.id,
         version,
         changes,
-        editor: editorOf(req),
+        editor: auditActorOf(req),
       });
       return ok(book, '已保存');
     },
@@ -116,7 +111,11 @@ export async function consoleRoutes(
       config: { operatorRoles: CATALOGUE_WRITERS },
     },
     async (req) => {
-      const book = await catalogue.priceBook(deps, { id: req.params.id, ...req.body, editor: editorOf(req) });
+      const book = await catalogue.priceBook(deps, {
+        id: req.params.id,
+        ...req.body,
+        editor: auditActorOf(req),
+      });
       return ok(book, '已保存');
     },
   );
@@ -140,7 +139,7 @@ export async function consoleRoutes(
         bookId: req.params.id,
         number: req.params.number,
         ...req.body,
-        editor: editorOf(req),
+        editor: auditActorOf(req),
       });
       return ok(chapter, '已保存');
     },

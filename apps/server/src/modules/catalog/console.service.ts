@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.ts';
+import type { AuditEntry } from '../operators/index.ts';
 import { bookChangedMeanwhile, bookNotFound, categoryNotFound, chapterNotFound } from './catalog.errors.ts';
 import type { BookRow, ConsoleRepository } from './console.repository.ts';
 
@@ -11,17 +12,7 @@ export interface Editor {
 export interface ConsoleDeps {
   repo: ConsoleRepository;
   /** The audit log (the operators port), in the change's own transaction. */
-  audit(
-    q: Queryable,
-    entry: {
-      operatorId: number | null;
-      actor: string;
-      action: string;
-      target: string;
-      before: unknown;
-      after: unknown;
-    },
-  ): Promise<unknown>;
+  audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
   /** After a committed change readers must see: the kept static answers and page knowledge are dropped. */
   changed(): void;
 }

@@ -1,41 +1,22 @@
 // The console's catalogue calls: every role reads, owners and editors write; each write is audited, refused input
 // and a stale edit change nothing, and readers see a change at once on this server (its kept answers dropped).
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { consoleOperators } from '../../../test/console-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { auditLog, books, chapters } from '../../db/schema/index.ts';
-import { operatorCommands } from '../operators/index.ts';
 
 describeDb('the console’s catalogue', () => {
   let t: TestApp;
-  let origin: string;
-  const cookies: Record<string, string> = {};
+  let admin: Awaited<ReturnType<typeof consoleOperators>>['admin'];
 
   beforeAll(async () => {
     // Static answers kept for a minute: a reader seeing a change at once proves they were dropped.
     t = await createTestApp({ staticCacheMs: 60_000 });
-    origin = t.config.trustedOrigins[0] as string;
-    const commands = operatorCommands(t.db);
-    for (const role of ['owner', 'editor', 'finance', 'support'] as const) {
-      const { password } = await commands.add(`${role}1`, role);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/login',
-        headers: { origin },
-        payload: { name: `${role}1`, password },
-      });
-      cookies[role] = `yadm=${res.cookies.find((c) => c.name === 'yadm')?.value}`;
-    }
+    ({ admin } = await consoleOperators(t, ['owner', 'editor', 'finance', 'support']));
   });
   afterAll(() => t?.close());
 
-  const admin = (role: string, method: 'GET' | 'POST', url: string, body?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { origin, cookie: cookies[role] as string },
-      ...(body ? { payload: body } : {}),
-    });
   const reader = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
   const snapshot = async () => ({
     books: await t.db.select().from(books).orderBy(books.id),
@@ -44,7 +25,7 @@ describeDb('the console’s catalogue', () => {
   });
 
   it('lists books page by page with filters, for every role', async () => {
-    for (const role of ['owner', 'editor', 'finance', 'support']) {
+    for (const role of ['owner', 'editor', 'finance', 'support'] as const) {
       const page = (await admin(role, 'GET', '/api/admin/books?size=5')).json().data;
       expect(page.list).toHaveLength(5);
       expect(page.total).toBeGreaterThan(5);
@@ -63,7 +44,7 @@ describeDb('the console’s catalogue', () => {
   it('refuses every catalogue write to finance and support, changing nothing', async () => {
     const book = (await admin('owner', 'GET', '/api/admin/books/3')).json().data;
     const before = await snapshot();
-    for (const role of ['finance', 'support']) {
+    for (const role of ['finance', 'support'] as const) {
       const writes = [
         admin(role, 'POST', '/api/admin/books/3', { version: book.version, title: '改名' }),
         admin(role, 'POST', '/api/admin/books/3/pricing', { freeChapters: 0, price: 1 }),
@@ -166,32 +147,14 @@ describeDb('the console’s catalogue', () => {
 
 describeDb('the console’s home page', () => {
   let t: TestApp;
-  let origin: string;
-  const cookies: Record<string, string> = {};
+  let admin: Awaited<ReturnType<typeof consoleOperators>>['admin'];
 
   beforeAll(async () => {
     t = await createTestApp({ staticCacheMs: 60_000 });
-    origin = t.config.trustedOrigins[0] as string;
-    for (const role of ['editor', 'support'] as const) {
-      const { password } = await operatorCommands(t.db).add(`${role}1`, role);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/login',
-        headers: { origin },
-        payload: { name: `${role}1`, password },
-      });
-      cookies[role] = `yadm=${res.cookies.find((c) => c.name === 'yadm')?.value}`;
-    }
+    ({ admin } = await consoleOperators(t, ['editor', 'support']));
   });
   afterAll(() => t?.close());
 
-  const admin = (role: string, method: 'GET' | 'POST', url: string, body?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { origin, cookie: cookies[role] as string },
-      ...(body ? { payload: body } : {}),
-    });
   const home = async () => (await t.app.inject('/api/book/home/index')).json().data;
   const ids = (list: { bookId: number }[]) => list.map((b) => b.bookId);
 

@@ -1,16 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ShowcaseType } from '@yueman/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
-import { ANY_ROLE, CATALOGUE_WRITERS, operatorOfRequest } from '../operators/index.ts';
+import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
 import { type HomeConsole, MAX_HOT_WORDS, MAX_SECTION_BOOKS } from './home-console.ts';
 
 const tags = ['admin'];
-const editorOf = (req: FastifyRequest) => {
-  const operator = operatorOfRequest(req);
-  return { operatorId: operator.id, actor: operator.name };
-};
 
 /** The console's home page: each section's books in order, and the hot words. */
 export async function homeConsoleRoutes(app: FastifyInstance, home: HomeConsole) {
@@ -41,7 +37,7 @@ export async function homeConsoleRoutes(app: FastifyInstance, home: HomeConsole)
       const saved = await home.arrangeSection({
         type: req.params.type,
         bookIds: req.body.bookIds,
-        editor: editorOf(req),
+        editor: auditActorOf(req),
       });
       return ok(saved, '已保存');
     },
@@ -65,6 +61,6 @@ export async function homeConsoleRoutes(app: FastifyInstance, home: HomeConsole)
       },
       config: { operatorRoles: CATALOGUE_WRITERS },
     },
-    async (req) => ok(await home.setHotWords({ list: req.body.words, editor: editorOf(req) }), '已保存'),
+    async (req) => ok(await home.setHotWords({ list: req.body.words, editor: auditActorOf(req) }), '已保存'),
   );
 }

@@ -9,7 +9,7 @@ import { operatorsRoutes } from './operators.routes.ts';
 import { addOperator, rotatePassword } from './operators.service.ts';
 
 // For other modules' console routes: the roles to name in `config.operatorRoles`, and the operator of a call.
-export { operatorOfRequest } from './operator-session.plugin.ts';
+export { auditActorOf, operatorOfRequest } from './operator-session.plugin.ts';
 export type { AuditEntry } from './operators.repository.ts';
 export { ANY_ROLE, CATALOGUE_WRITERS, OWNER_ONLY } from './roles.ts';
 

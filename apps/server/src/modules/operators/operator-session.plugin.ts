@@ -105,6 +105,12 @@ export default fp(
   { name: 'operator-session', dependencies: ['@fastify/cookie'] },
 );
 
+/** Who makes a console write, as the audit log records it: the signed-in operator's id and name. */
+export function auditActorOf(req: FastifyRequest): { operatorId: number; actor: string } {
+  const operator = operatorOfRequest(req);
+  return { operatorId: operator.id, actor: operator.name };
+}
+
 /** The operator of a call the plugin let through. */
 export function operatorOfRequest(req: FastifyRequest): OperatorRow {
   if (!req.operator) throw notSignedIn();

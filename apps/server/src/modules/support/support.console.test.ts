@@ -1,39 +1,21 @@
 // The console's support calls: service contacts per branch (readers see them at once), and complaints for owners
 // and customer service only.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { consoleOperators } from '../../../test/console-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { auditLog, branchSettings } from '../../db/schema/index.ts';
-import { operatorCommands } from '../operators/index.ts';
 
 describeDb('the console’s support calls', () => {
   let t: TestApp;
-  let origin: string;
-  const cookies: Record<string, string> = {};
+  let admin: Awaited<ReturnType<typeof consoleOperators>>['admin'];
 
   beforeAll(async () => {
     t = await createTestApp({ staticCacheMs: 60_000 });
-    origin = t.config.trustedOrigins[0] as string;
-    for (const role of ['editor', 'finance', 'support'] as const) {
-      const { password } = await operatorCommands(t.db).add(`${role}1`, role);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/login',
-        headers: { origin },
-        payload: { name: `${role}1`, password },
-      });
-      cookies[role] = `yadm=${res.cookies.find((c) => c.name === 'yadm')?.value}`;
-    }
+    ({ admin } = await consoleOperators(t, ['editor', 'finance', 'support']));
   });
   afterAll(() => t?.close());
 
-  const admin = (role: string, method: 'GET' | 'POST', url: string, body?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { origin, cookie: cookies[role] as string },
-      ...(body ? { payload: body } : {}),
-    });
   const settings = {
     appDownloadUrl: 'https://dl.example.com/app.apk',
     appDownloadHome: 'https://dl.example.com/',

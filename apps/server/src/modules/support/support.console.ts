@@ -1,23 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database, Queryable } from '../../db/client.ts';
 import { branchSettings, reports } from '../../db/schema/index.ts';
 import { ok } from '../../shared/envelope.ts';
 import type { ModuleContext } from '../module-context.ts';
-import { ANY_ROLE, CATALOGUE_WRITERS, operatorOfRequest } from '../operators/index.ts';
+import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
 
 const tags = ['admin'];
 /** Who reads the readers' complaints: owners and customer service. */
 const COMPLAINT_READERS = ['owner', 'support'] as const;
 const Branch = Type.Integer({ minimum: -2, maximum: 2_147_483_647 });
 const Address = Type.String({ maxLength: 300, pattern: '^(https?://\\S+)?$' });
-
-const editorOf = (req: FastifyRequest) => {
-  const operator = operatorOfRequest(req);
-  return { operatorId: operator.id, actor: operator.name };
-};
 
 /**
  * The console's side of support: the service contacts each promotion branch shows (common info; branch -2 is the
@@ -64,7 +59,7 @@ export async function supportConsoleRoutes(
           .onConflictDoUpdate({ target: branchSettings.branchId, set: req.body })
           .returning();
         await ctx.ports.operators.audit(tx, {
-          ...editorOf(req),
+          ...auditActorOf(req),
           action: 'branch.settings',
           target: `branch:${branchId}`,
           before,

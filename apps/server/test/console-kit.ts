@@ -1,0 +1,32 @@
+// The console's calls from a test: operators of the given roles, signed in, and a caller that sends their cookie
+// and our Origin, as the console's page would.
+import { operatorCommands } from '../src/modules/operators/index.ts';
+import type { TestApp } from './test-app.ts';
+
+export type Role = 'owner' | 'editor' | 'finance' | 'support';
+
+/** One operator per role (`<role>1`), signed in; `admin(role, …)` calls the console as that operator. */
+export async function consoleOperators(t: TestApp, roles: readonly Role[]) {
+  const origin = t.config.trustedOrigins[0] as string;
+  const cookies: Partial<Record<Role, string>> = {};
+  for (const role of roles) {
+    const { password } = await operatorCommands(t.db).add(`${role}1`, role);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/login',
+      headers: { origin },
+      payload: { name: `${role}1`, password },
+    });
+    const cookie = res.cookies.find((c) => c.name === 'yadm');
+    if (!cookie) throw new Error(`${role}1 could not sign in: ${res.body}`);
+    cookies[role] = `yadm=${cookie.value}`;
+  }
+  const admin = (role: Role, method: 'GET' | 'POST', url: string, body?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { origin, cookie: cookies[role] as string },
+      ...(body ? { payload: body } : {}),
+    });
+  return { admin, origin };
+}
