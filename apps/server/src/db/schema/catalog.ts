@@ -35,6 +35,9 @@ export const books = pgTable(
     publishStatus: text().notNull(),
     // VIP readers read a VIP-free book's priced chapters without paying.
     vipFree: boolean().notNull().default(true),
+    // An unpublished book is gone from lists, search and detail for readers (the search and count triggers skip
+    // it); readers who bought chapters of it still read those.
+    published: boolean().notNull().default(true),
     recommend: integer().notNull().default(0),
     readCount: integer().notNull().default(0),
     // Kept equal to the number of chapter rows by the catalogue repository, in the same transaction.

@@ -82,6 +82,9 @@ const textHits = (keyword: string, end: number) => sql`book_search_text(lower(${
  */
 const newestFirst = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
+/** What readers may see: published books only (an operator's unpublished book is gone from every list). */
+const published = eq(books.published, true);
+
 export function createCatalogRepository(db: Database) {
   const selectBooks = () =>
     db.select(bookColumns).from(books).innerJoin(categories, eq(books.categoryId, categories.id));
@@ -96,7 +99,7 @@ export function createCatalogRepository(db: Database) {
   ) {
     const [rows, n] = await Promise.all([
       selectBooks()
-        .where(where)
+        .where(and(published, where))
         .orderBy(...order)
         .limit(limit)
         .offset(offset),
@@ -138,12 +141,13 @@ export function createCatalogRepository(db: Database) {
     /** The first books by last update, without the list's total (home's update section). */
     async latestUpdates(limit: number) {
       return (await selectBooks()
+        .where(published)
         .orderBy(...byUpdate)
         .limit(limit)) as Book[];
     },
 
     async showcase(type: ShowcaseType, limit: number, offset: number) {
-      const where = eq(showcaseEntries.type, type);
+      const where = and(eq(showcaseEntries.type, type), published);
       const [rows, [total]] = await Promise.all([
         selectBooks()
           .innerJoin(showcaseEntries, eq(showcaseEntries.bookId, books.id))
@@ -151,7 +155,11 @@ export function createCatalogRepository(db: Database) {
           .orderBy(asc(showcaseEntries.sort), asc(books.id))
           .limit(limit)
           .offset(offset),
-        db.select({ n: count() }).from(showcaseEntries).where(where),
+        db
+          .select({ n: count() })
+          .from(showcaseEntries)
+          .innerJoin(books, eq(books.id, showcaseEntries.bookId))
+          .where(where),
       ]);
       return { rows: rows as Book[], total: total?.n ?? 0 };
     },
@@ -166,7 +174,8 @@ export function createCatalogRepository(db: Database) {
         )}) as t (type)
         cross join lateral (
           select ${showcaseEntries.type} as type, ${showcaseEntries.bookId} as book_id, ${showcaseEntries.sort} as sort
-          from ${showcaseEntries} where ${showcaseEntries.type} = t.type
+          from ${showcaseEntries} join ${books} on ${books.id} = ${showcaseEntries.bookId} and ${books.published}
+          where ${showcaseEntries.type} = t.type
           order by ${showcaseEntries.sort}, ${showcaseEntries.bookId} limit ${limit}
         ) as s
       ) as head`;
@@ -197,7 +206,7 @@ export function createCatalogRepository(db: Database) {
     },
 
     async book(bookId: number) {
-      const [row] = await selectBooks().where(eq(books.id, bookId));
+      const [row] = await selectBooks().where(and(eq(books.id, bookId), published));
       return row as Book | undefined;
     },
 
@@ -208,6 +217,7 @@ export function createCatalogRepository(db: Database) {
           vipFree: books.vipFree,
           picSplitCount: books.picSplitCount,
           chapterCount: books.chapterCount,
+          published: books.published,
         })
         .from(books)
         .where(eq(books.id, bookId));
@@ -223,6 +233,7 @@ export function createCatalogRepository(db: Database) {
               sql`(select ${books.categoryId} from ${books} where ${books.id} = ${bookId})`,
             ),
             ne(books.id, bookId),
+            published,
           ),
         )
         .orderBy(...byReadCount)
@@ -277,12 +288,16 @@ export function createCatalogRepository(db: Database) {
       return { previous: Number(row?.previous ?? 0), next: Number(row?.next ?? 0) };
     },
 
-    /** True when some free chapter lists this page: its image is served without a grant (chapters_pics index). */
+    /**
+     * True when some free chapter of a published book lists this page: its image is served without a grant
+     * (chapters_pics index). Pages of an unpublished book need the grant its buyers get.
+     */
     async isFreePage(path: string): Promise<boolean> {
       const [row] = await db
         .select({ one: sql<number>`1` })
         .from(chapters)
-        .where(and(eq(chapters.price, 0), sql`${chapters.pics} @> array[${path}]::text[]`))
+        .innerJoin(books, eq(books.id, chapters.bookId))
+        .where(and(eq(chapters.price, 0), published, sql`${chapters.pics} @> array[${path}]::text[]`))
         .limit(1);
       return row !== undefined;
     },

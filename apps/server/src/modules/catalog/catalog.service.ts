@@ -112,7 +112,8 @@ export async function chapterList(
   { bookId, userId }: { bookId: number; userId: number | null },
 ): Promise<ChapterItem[]> {
   const [book, chapters] = await Promise.all([repo.bookForReading(bookId), repo.chapterList(bookId)]);
-  if (!book) throw bookNotFound();
+  // An unpublished book's catalogue is gone with its detail; its buyers open their chapters by read_chapter.
+  if (!book?.published) throw bookNotFound();
   if (userId !== null && chapters.length > 0) {
     const owned = await ownedChapters(
       userId,
@@ -158,7 +159,12 @@ export async function readChapter(
     totalNumber: book.chapterCount,
   };
 
-  if (chapter.price > 0) {
+  if (!book.published) {
+    // Gone for readers, but not for those who bought its chapters: only a bought chapter opens, and nobody else
+    // learns that the book is there.
+    const owned = reader && (await ownedChapters(reader.userId, [chapter.chapterId])).has(chapter.chapterId);
+    if (!owned) throw bookNotFound();
+  } else if (chapter.price > 0) {
     if (!reader) throw userUnknown();
     const readable =
       (reader.isVip && book.vipFree) ||
@@ -171,7 +177,7 @@ export async function readChapter(
   return {
     ...info,
     // A priced chapter's pages are served only through these granted paths (docs/api.md section 5).
-    bookPics: chapter.price > 0 ? chapter.pics.map(grantPage) : chapter.pics,
+    bookPics: chapter.price > 0 || !book.published ? chapter.pics.map(grantPage) : chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };
 }

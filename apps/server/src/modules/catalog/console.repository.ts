@@ -37,6 +37,7 @@ export function createConsoleRepository(db: Database) {
           category: categories.name,
           publishStatus: books.publishStatus,
           vipFree: books.vipFree,
+          published: books.published,
           chapterCount: books.chapterCount,
           readCount: books.readCount,
           updatedAt: books.updatedAt,

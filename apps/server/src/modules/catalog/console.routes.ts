@@ -73,7 +73,7 @@ export async function consoleRoutes(
     {
       schema: {
         tags,
-        summary: '修改书籍（version：打开时的版本）',
+        summary: '修改书籍，含上架/下架（version：打开时的版本）',
         params: Type.Object({ id: Id }),
         body: Type.Object({
           version: Type.String({ maxLength: 40 }),
@@ -83,6 +83,7 @@ export async function consoleRoutes(
           categoryId: Type.Optional(Id),
           status: Type.Optional(Status),
           vipFree: Type.Optional(Type.Boolean()),
+          published: Type.Optional(Type.Boolean()),
         }),
       },
       config: { operatorRoles: CATALOGUE_WRITERS },

@@ -25,6 +25,8 @@ export interface BookChanges {
   categoryId?: number;
   status?: 'finish' | 'serialize';
   vipFree?: boolean;
+  /** False: gone from readers' lists, search and detail (buyers still read what they bought). */
+  published?: boolean;
 }
 
 export const bookView = (b: BookRow) => ({
@@ -35,6 +37,7 @@ export const bookView = (b: BookRow) => ({
   categoryId: b.categoryId,
   status: b.publishStatus as 'finish' | 'serialize',
   vipFree: b.vipFree,
+  published: b.published,
   chapterCount: b.chapterCount,
   readCount: b.readCount,
   /** The version an edit must name: the book as this operator saw it. */
@@ -74,6 +77,7 @@ export async function editBook(
       ...(changes.categoryId !== undefined ? { categoryId: changes.categoryId } : {}),
       ...(changes.status !== undefined ? { publishStatus: changes.status } : {}),
       ...(changes.vipFree !== undefined ? { vipFree: changes.vipFree } : {}),
+      ...(changes.published !== undefined ? { published: changes.published } : {}),
     });
     const { version: _b, ...beforeView } = bookView(before);
     const { version: _a, ...afterView } = bookView(after);

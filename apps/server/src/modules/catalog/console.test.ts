@@ -2,9 +2,9 @@
 // and a stale edit change nothing, and readers see a change at once on this server (its kept answers dropped).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { consoleOperators } from '../../../test/console-kit.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
-import { auditLog, books, chapters } from '../../db/schema/index.ts';
+import { auditLog, books, chapterPurchases, chapters } from '../../db/schema/index.ts';
 
 describeDb('the console’s catalogue', () => {
   let t: TestApp;
@@ -119,6 +119,68 @@ describeDb('the console’s catalogue', () => {
     expect(list[1]).toMatchObject({ price: 20 });
     const actions = (await t.db.select().from(auditLog).orderBy(auditLog.id)).slice(-2).map((a) => a.action);
     expect(actions).toEqual(['book.pricing', 'chapter.edit']);
+  });
+
+  it('unpublishes a book: gone from lists, search and detail; its buyers still read what they bought', async () => {
+    const bookId = 5;
+    const book = (await admin('editor', 'GET', `/api/admin/books/${bookId}`)).json().data;
+    const priced = book.chapters.find((c: { price: number }) => c.price > 0);
+    expect(priced).toBeDefined();
+    // A buyer of that chapter (ownership as a purchase leaves it), and a stranger.
+    const buyer = await t.app.inject({ method: 'POST', url: '/api/user/register' });
+    const stranger = await t.app.inject({ method: 'POST', url: '/api/user/register' });
+    await t.db
+      .insert(chapterPurchases)
+      .values({ userId: buyer.json().data.userId, chapterId: priced.id, price: 0 });
+    const read = (cookie: string, number: number) =>
+      t.app.inject({ url: `/api/book/read_chapter?bookId=${bookId}&number=${number}`, headers: { cookie } });
+    const inList = async () => {
+      const list = (await reader(`/api/book/query/all/${book.categoryId}/1`)).data;
+      return { ids: list.bookList.map((b: { bookId: number }) => b.bookId), total: list.totalItem as number };
+    };
+    const before = await inList();
+    expect(before.ids).toContain(bookId);
+    const search = async () =>
+      JSON.stringify(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/api/book/search?content=${encodeURIComponent(book.title)}`,
+          })
+        ).json(),
+      );
+
+    const hidden = await admin('editor', 'POST', `/api/admin/books/${bookId}`, {
+      version: book.version,
+      published: false,
+    });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    expect((await t.app.inject(`/api/book/detail/${bookId}`)).statusCode).toBe(404);
+    const after = await inList();
+    expect(after.ids).not.toContain(bookId);
+    expect(after.total).toBe(before.total - 1);
+    expect(await search()).not.toContain(`"bookId":${bookId}`);
+    // The buyer reads the bought chapter (its pages granted); nobody reads anything else of it.
+    const bought = await read(sessionCookie(buyer), priced.number);
+    expect(bought.json().code, bought.body).toBe(200);
+    expect(bought.json().data.bookPics[0]).toMatch(/^g\//);
+    expect((await read(sessionCookie(stranger), priced.number)).statusCode).toBe(404);
+    expect((await read(sessionCookie(buyer), 1)).statusCode).toBe(404);
+    // Nor can anyone buy into it: its chapters are not for sale (not "too few coins": not there at all).
+    const buy = await t.app.inject({
+      method: 'POST',
+      url: `/api/book/chapter/buy?chapterId=${priced.id}`,
+      headers: { cookie: sessionCookie(stranger) },
+    });
+    expect(buy.statusCode).toBe(404);
+    expect(buy.json().msg).toBe('章节不存在');
+
+    const again = (await admin('editor', 'GET', `/api/admin/books/${bookId}`)).json().data;
+    expect(again.published).toBe(false);
+    await admin('editor', 'POST', `/api/admin/books/${bookId}`, { version: again.version, published: true });
+    expect((await t.app.inject(`/api/book/detail/${bookId}`)).statusCode).toBe(200);
+    expect(await inList()).toEqual(before);
+    expect(await search()).toContain(`"bookId":${bookId}`);
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {

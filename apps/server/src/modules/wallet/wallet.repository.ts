@@ -28,7 +28,8 @@ export function createWalletRepository(db: Database) {
     .select({ price: chapters.price, vipFree: books.vipFree })
     .from(chapters)
     .innerJoin(books, eq(books.id, chapters.bookId))
-    .where(eq(chapters.id, sql.placeholder('chapterId')))
+    // An unpublished book's chapters are not for sale (its buyers keep what they bought).
+    .where(and(eq(chapters.id, sql.placeholder('chapterId')), eq(books.published, true)))
     .prepare(statementName(db, 'wallet_chapter_for_sale'));
 
   return {
