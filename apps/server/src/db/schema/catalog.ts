@@ -78,6 +78,9 @@ export const chapters = pgTable(
     content: text().notNull().default(''),
     // SHA-256 of an imported chapter's stored pages, in order: a re-import of the same files changes nothing.
     contentHash: text(),
+    // When a scheduled chapter comes out; null once it is out (the scheduled-chapters job nulls it at that time).
+    // Readers never see a chapter with a publish time: not in lists, counts, reading or sale.
+    publishAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -86,6 +89,8 @@ export const chapters = pgTable(
     // The image host asks, per page request without a grant, whether a free chapter lists the page.
     index('chapters_pics').using('gin', t.pics),
     check('chapters_number', sql`${t.number} >= 1`),
+    // The scheduled-chapters job's lookup: only the few chapters still waiting are in it.
+    index('chapters_scheduled').on(t.publishAt).where(sql`${t.publishAt} is not null`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import type { Book, ChapterItem, ShowcaseType } from '@yueman/contract';
-import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 import {
@@ -84,6 +84,8 @@ const newestFirst = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
 /** What readers may see: published books only (an operator's unpublished book is gone from every list). */
 const published = eq(books.published, true);
+/** …and chapters that are out (a scheduled chapter has a publish time until the job lets it out). */
+const chapterOut = isNull(chapters.publishAt);
 
 export function createCatalogRepository(db: Database) {
   const selectBooks = () =>
@@ -272,7 +274,7 @@ export function createCatalogRepository(db: Database) {
       const [row] = await db
         .select({ ...chapterColumns, pics: chapters.pics, content: chapters.content })
         .from(chapters)
-        .where(and(eq(chapters.bookId, bookId), eq(chapters.number, number)));
+        .where(and(eq(chapters.bookId, bookId), eq(chapters.number, number), chapterOut));
       return row;
     },
 
@@ -284,7 +286,7 @@ export function createCatalogRepository(db: Database) {
           next: sql<number>`coalesce(min(${chapters.number}) filter (where ${chapters.number} > ${number}), 0)`,
         })
         .from(chapters)
-        .where(eq(chapters.bookId, bookId));
+        .where(and(eq(chapters.bookId, bookId), chapterOut));
       return { previous: Number(row?.previous ?? 0), next: Number(row?.next ?? 0) };
     },
 
@@ -297,7 +299,9 @@ export function createCatalogRepository(db: Database) {
         .select({ one: sql<number>`1` })
         .from(chapters)
         .innerJoin(books, eq(books.id, chapters.bookId))
-        .where(and(eq(chapters.price, 0), published, sql`${chapters.pics} @> array[${path}]::text[]`))
+        .where(
+          and(eq(chapters.price, 0), published, chapterOut, sql`${chapters.pics} @> array[${path}]::text[]`),
+        )
         .limit(1);
       return row !== undefined;
     },

@@ -81,6 +81,7 @@ export function createConsoleRepository(db: Database) {
           title: chapters.title,
           price: chapters.price,
           pages: sql<number>`cardinality(${chapters.pics})`.mapWith(Number),
+          publishAt: chapters.publishAt,
           createdAt: chapters.createdAt,
         })
         .from(chapters)
@@ -90,7 +91,12 @@ export function createConsoleRepository(db: Database) {
     /** Locks a book's chapters (a bulk price change reads them, then writes them). */
     lockChapters: (q: Queryable, bookId: number) =>
       q
-        .select({ number: chapters.number, price: chapters.price, title: chapters.title })
+        .select({
+          number: chapters.number,
+          price: chapters.price,
+          title: chapters.title,
+          publishAt: chapters.publishAt,
+        })
         .from(chapters)
         .where(eq(chapters.bookId, bookId))
         .orderBy(asc(chapters.number))
@@ -107,13 +113,18 @@ export function createConsoleRepository(db: Database) {
       q: Queryable,
       bookId: number,
       number: number,
-      changes: { title?: string; price?: number },
+      changes: { title?: string; price?: number; publishAt?: Date | null },
     ) {
       const [row] = await q
         .update(chapters)
         .set(changes)
         .where(and(eq(chapters.bookId, bookId), eq(chapters.number, number)))
-        .returning({ number: chapters.number, title: chapters.title, price: chapters.price });
+        .returning({
+          number: chapters.number,
+          title: chapters.title,
+          price: chapters.price,
+          publishAt: chapters.publishAt,
+        });
       return row;
     },
   };

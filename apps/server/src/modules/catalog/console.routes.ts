@@ -126,10 +126,14 @@ export async function consoleRoutes(
     {
       schema: {
         tags,
-        summary: '修改章节标题或价格',
+        summary: '修改章节标题、价格或发布时间（未来的时间：到时才对读者可见）',
         params: Type.Object({ id: Id, number: Id }),
         body: Type.Object(
-          { title: Type.Optional(Text(1, 100)), price: Type.Optional(Price) },
+          {
+            title: Type.Optional(Text(1, 100)),
+            price: Type.Optional(Price),
+            publishAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+          },
           { minProperties: 1 },
         ),
       },

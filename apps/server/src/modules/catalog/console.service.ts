@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { AuditEntry } from '../operators/index.ts';
 import { bookChangedMeanwhile, bookNotFound, categoryNotFound, chapterNotFound } from './catalog.errors.ts';
 import type { BookRow, ConsoleRepository } from './console.repository.ts';
+import { recountChapters } from './scheduled-chapters.ts';
 
 /** Who makes a change, as the audit log records it. */
 export interface Editor {
@@ -122,19 +123,38 @@ export async function priceBook(
   return bookWithChapters(deps, input.id);
 }
 
-/** One chapter's title or price. */
+/**
+ * One chapter's title, price or publish time. A time in the future hides the chapter from readers until then (the
+ * scheduled-chapters job lets it out); null or a time already passed lets it out now, and the book moves to the top
+ * of the daily-update list.
+ */
 export async function editChapter(
   deps: ConsoleDeps,
-  input: { bookId: number; number: number; title?: string; price?: number; editor: Editor },
+  input: {
+    bookId: number;
+    number: number;
+    title?: string;
+    price?: number;
+    publishAt?: string | null;
+    editor: Editor;
+  },
+  now = new Date(),
 ) {
   const saved = await deps.repo.transaction(async (tx) => {
     if (!(await deps.repo.book(input.bookId, tx, true))) throw bookNotFound();
     const before = (await deps.repo.lockChapters(tx, input.bookId)).find((c) => c.number === input.number);
     if (!before) throw chapterNotFound();
+    const at = input.publishAt ? new Date(input.publishAt) : null;
+    const publishAt = at && at > now ? at : null;
     const after = await deps.repo.updateChapter(tx, input.bookId, input.number, {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.price !== undefined ? { price: input.price } : {}),
+      ...(input.publishAt !== undefined ? { publishAt } : {}),
     });
+    if (input.publishAt !== undefined) {
+      // Out now after waiting: a new chapter for the daily-update list. Scheduled (again): counted out.
+      await recountChapters(tx, [input.bookId], before.publishAt !== null && publishAt === null);
+    }
     await deps.audit(tx, {
       ...input.editor,
       action: 'chapter.edit',

@@ -1,5 +1,6 @@
 // The console's catalogue calls: every role reads, owners and editors write; each write is audited, refused input
 // and a stale edit change nothing, and readers see a change at once on this server (its kept answers dropped).
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { consoleOperators } from '../../../test/console-kit.ts';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
@@ -113,7 +114,7 @@ describeDb('the console’s catalogue', () => {
     expect((await t.app.inject(`/${page}_200_0.img`)).statusCode).toBe(403);
 
     const one = await admin('owner', 'POST', '/api/admin/books/3/chapters/1', { price: 0, title: '序章' });
-    expect(one.json().data).toEqual({ number: 1, title: '序章', price: 0 });
+    expect(one.json().data).toEqual({ number: 1, title: '序章', price: 0, publishAt: null });
     const list = (await reader('/api/book/detail/3')).data.chapterList;
     expect(list[0]).toMatchObject({ price: 0 });
     expect(list[1]).toMatchObject({ price: 20 });
@@ -181,6 +182,55 @@ describeDb('the console’s catalogue', () => {
     expect((await t.app.inject(`/api/book/detail/${bookId}`)).statusCode).toBe(200);
     expect(await inList()).toEqual(before);
     expect(await search()).toContain(`"bookId":${bookId}`);
+  });
+
+  it('schedules a chapter: hidden until its time, then out at once with the book first in the update list', async () => {
+    const bookId = 6;
+    const book = (await admin('editor', 'GET', `/api/admin/books/${bookId}`)).json().data;
+    const last = book.chapters.at(-1);
+    const detail = async () => (await reader(`/api/book/detail/${bookId}`)).data;
+    const before = await detail();
+    expect(before.chapterList.map((c: { number: number }) => c.number)).toContain(last.number);
+    const inAnHour = new Date(Date.now() + 3600_000).toISOString();
+    const scheduled = await admin('editor', 'POST', `/api/admin/books/${bookId}/chapters/${last.number}`, {
+      publishAt: inAnHour,
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect(new Date(scheduled.json().data.publishAt).toISOString()).toBe(inAnHour);
+    // Gone for readers at once: not listed, not counted, not readable, not for sale.
+    const hidden = await detail();
+    expect(hidden.chapterList.map((c: { number: number }) => c.number)).not.toContain(last.number);
+    expect(hidden.book.chapterCount).toBe(before.book.chapterCount - 1);
+    const read = await t.app.inject(`/api/book/read_chapter?bookId=${bookId}&number=${last.number}`);
+    expect(read.json().result).toBe(false);
+    const stranger = await t.app.inject({ method: 'POST', url: '/api/user/register' });
+    const buy = await t.app.inject({
+      method: 'POST',
+      url: `/api/book/chapter/buy?chapterId=${last.id}`,
+      headers: { cookie: sessionCookie(stranger) },
+    });
+    expect(buy.statusCode).toBe(404);
+    // Its time comes (moved into the past here), and the job lets it out.
+    await t.db
+      .update(chapters)
+      .set({ publishAt: new Date(Date.now() - 1000) })
+      .where(eq(chapters.id, last.id));
+    expect((await t.app.jobs.runOnce('scheduled-chapters')).ran).toBe(true);
+    const out = await detail();
+    expect(out.chapterList.map((c: { number: number }) => c.number)).toContain(last.number);
+    expect(out.book.chapterCount).toBe(before.book.chapterCount);
+    const updates = (await reader('/api/book/new/1')).data;
+    expect(updates.bookList[0].bookId).toBe(bookId);
+    // A time already passed, or null, lets a chapter out at once.
+    await admin('editor', 'POST', `/api/admin/books/${bookId}/chapters/${last.number}`, {
+      publishAt: inAnHour,
+    });
+    await admin('editor', 'POST', `/api/admin/books/${bookId}/chapters/${last.number}`, { publishAt: null });
+    expect((await detail()).book.chapterCount).toBe(before.book.chapterCount);
+    expect(
+      (await admin('editor', 'POST', `/api/admin/books/${bookId}/chapters/1`, { publishAt: 'tomorrow' }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('refuses bad input with a clear message and changes nothing', async () => {

@@ -9,6 +9,7 @@ import { createConsoleRepository } from './console.repository.ts';
 import { consoleRoutes } from './console.routes.ts';
 import { homeConsoleRoutes } from './home-console.routes.ts';
 import { createHomeConsole } from './home-console.ts';
+import { createScheduledChapters } from './scheduled-chapters.ts';
 
 // The importer (npm run import, the control socket): read by the command line and main.ts.
 export * as importer from './import/index.ts';
@@ -35,6 +36,11 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     changed: () => ctx.catalogueChanged(),
   };
   await consoleRoutes(app, { repo: createConsoleRepository(ctx.db), ...audited });
+  const scheduled = createScheduledChapters(ctx.db, {
+    changed: audited.changed,
+    log: ctx.log.child({ job: 'scheduled-chapters' }),
+  });
+  ctx.jobs.add(scheduled.loop);
   await homeConsoleRoutes(app, createHomeConsole(ctx.db, audited));
   return { isFreePage: repo.isFreePage, isKnownImage: repo.isKnownImage };
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { books, chapterPurchases, chapters, users } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
@@ -29,7 +29,13 @@ export function createWalletRepository(db: Database) {
     .from(chapters)
     .innerJoin(books, eq(books.id, chapters.bookId))
     // An unpublished book's chapters are not for sale (its buyers keep what they bought).
-    .where(and(eq(chapters.id, sql.placeholder('chapterId')), eq(books.published, true)))
+    .where(
+      and(
+        eq(chapters.id, sql.placeholder('chapterId')),
+        eq(books.published, true),
+        isNull(chapters.publishAt),
+      ),
+    )
     .prepare(statementName(db, 'wallet_chapter_for_sale'));
 
   return {

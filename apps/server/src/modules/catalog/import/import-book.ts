@@ -182,7 +182,7 @@ export async function importBook(
       await tx
         .update(books)
         .set({
-          chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${book.id})`,
+          chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${book.id} and ${chapters.publishAt} is null)`,
           updatedAt: sql`now()`,
           ...(book.cover ? {} : { cover, horiCover: cover }),
         })
