@@ -24,11 +24,9 @@ export const isFrontMessage = (m: unknown): m is FrontMessage =>
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** A FastAnswer as it crossed the channel: bytes back to Buffers, the owner's prebuilt head left behind. */
-function reviveAnswer(answer: FastAnswer): FastAnswer {
-  const { raw: _raw, body, ...rest } = answer;
-  return body ? { ...rest, body: asBuffer(body) } : rest;
-}
+/** A FastAnswer as it crossed the channel (sent without its head: sendableCopy): bytes back to Buffers. */
+const reviveAnswer = (answer: FastAnswer): FastAnswer =>
+  answer.body ? { ...answer, body: asBuffer(answer.body) } : answer;
 
 export function reviveCopy(copy: KeptCopy | null): KeptCopy | undefined {
   if (!copy) return undefined;

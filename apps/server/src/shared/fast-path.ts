@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
 /**
@@ -129,45 +128,6 @@ export class HeadTail {
     }
     return keepAlive ? this.keep : this.close;
   }
-}
-
-/** A fast request from a request node:http parsed: GET and HEAD only (nothing else has a fast answer). */
-export function fastRequestOf(req: IncomingMessage): FastRequest | undefined {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
-  const ifNoneMatch = req.headers['if-none-match'];
-  return {
-    method: req.method,
-    url: req.url ?? '/',
-    ifNoneMatch,
-    acceptEncoding: req.headers['accept-encoding'],
-  };
-}
-
-/** Sends an answer through node:http (a connection the front handed over); resolves when it is written. */
-export function sendThroughNode(
-  req: IncomingMessage,
-  res: ServerResponse,
-  answer: FastAnswer,
-): Promise<void> {
-  res.writeHead(answer.status, answer.headers);
-  if (req.method === 'HEAD' || (!answer.body && !answer.stream)) {
-    answer.stream?.destroy();
-    res.end();
-    return Promise.resolve();
-  }
-  if (answer.body) {
-    res.end(answer.body);
-    return Promise.resolve();
-  }
-  const stream = answer.stream as Readable;
-  return new Promise((resolve) => {
-    stream.once('error', () => res.destroy());
-    res.once('close', () => {
-      stream.destroy();
-      resolve();
-    });
-    stream.pipe(res);
-  });
 }
 
 /** True for a promise (a fast path that has to wait for its answer). */

@@ -1,9 +1,46 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FastAnswer, type FastRequest, fastRequestOf, isPromise, sendThroughNode } from './fast-path.ts';
+import { type FastAnswer, type FastRequest, isPromise } from './fast-path.ts';
 import { installFront } from './front.ts';
+
+// The reference: node:http itself sending the fast paths' answers, as the app did before the front.
+/** A fast request from a request node:http parsed: GET and HEAD only (nothing else has a fast answer). */
+function fastRequestOf(req: IncomingMessage): FastRequest | undefined {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+  const ifNoneMatch = req.headers['if-none-match'];
+  return {
+    method: req.method,
+    url: req.url ?? '/',
+    ifNoneMatch,
+    acceptEncoding: req.headers['accept-encoding'],
+  };
+}
+
+/** Sends an answer through node:http (a connection the front handed over); resolves when it is written. */
+function sendThroughNode(req: IncomingMessage, res: ServerResponse, answer: FastAnswer): Promise<void> {
+  res.writeHead(answer.status, answer.headers);
+  if (req.method === 'HEAD' || (!answer.body && !answer.stream)) {
+    answer.stream?.destroy();
+    res.end();
+    return Promise.resolve();
+  }
+  if (answer.body) {
+    res.end(answer.body);
+    return Promise.resolve();
+  }
+  const stream = answer.stream as Readable;
+  return new Promise((resolve) => {
+    stream.once('error', () => res.destroy());
+    res.once('close', () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.pipe(res);
+  });
+}
 
 /**
  * Differential tests of the front (front.ts), a hand-written HTTP reader: the same raw bytes go to three servers

@@ -88,8 +88,8 @@ export function createConsoleRepository(db: Database) {
         .where(eq(chapters.bookId, bookId))
         .orderBy(asc(chapters.number)),
 
-    /** Locks a book's chapters (a bulk price change reads them, then writes them). */
-    lockChapters: (q: Queryable, bookId: number) =>
+    /** Locks a book's chapters, or one of them (a change reads them, then writes them). */
+    lockChapters: (q: Queryable, bookId: number, number?: number) =>
       q
         .select({
           number: chapters.number,
@@ -98,7 +98,9 @@ export function createConsoleRepository(db: Database) {
           publishAt: chapters.publishAt,
         })
         .from(chapters)
-        .where(eq(chapters.bookId, bookId))
+        .where(
+          and(eq(chapters.bookId, bookId), number === undefined ? undefined : eq(chapters.number, number)),
+        )
         .orderBy(asc(chapters.number))
         .for('update'),
 

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
+import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
 import type { ConsoleRepository } from './console.repository.ts';
 import * as catalogue from './console.service.ts';
@@ -32,8 +33,7 @@ export async function consoleRoutes(
         tags,
         summary: '书籍列表（服务器分页）',
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...consolePageQuery,
           q: Type.Optional(Type.String({ maxLength: 50 })),
           categoryId: Type.Optional(Id),
           status: Type.Optional(Status),
@@ -47,8 +47,7 @@ export async function consoleRoutes(
         q: q?.trim() || undefined,
         categoryId,
         status,
-        offset: (page - 1) * size,
-        limit: size,
+        ...consoleWindow({ page, size }),
       });
       return ok({
         page,

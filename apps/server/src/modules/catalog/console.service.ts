@@ -142,7 +142,7 @@ export async function editChapter(
 ) {
   const saved = await deps.repo.transaction(async (tx) => {
     if (!(await deps.repo.book(input.bookId, tx, true))) throw bookNotFound();
-    const before = (await deps.repo.lockChapters(tx, input.bookId)).find((c) => c.number === input.number);
+    const [before] = await deps.repo.lockChapters(tx, input.bookId, input.number);
     if (!before) throw chapterNotFound();
     const at = input.publishAt ? new Date(input.publishAt) : null;
     const publishAt = at && at > now ? at : null;

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
+import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
 import { TooManyAttempts } from '../users/index.ts';
 import {
   ADMIN_API,
@@ -126,9 +127,8 @@ export async function operatorsRoutes(app: FastifyInstance, deps: OperatorsRoute
       config: { operatorRoles: OWNER_ONLY },
     },
     async (req) => {
-      const target = (await repo.list()).find((o) => o.id === req.params.id);
       const password = await operators.rotatePassword(repo, {
-        name: target?.name ?? '',
+        id: req.params.id,
         actor: { operator: operatorOfRequest(req) },
       });
       return ok({ password }, '密码已重置');
@@ -142,15 +142,15 @@ export async function operatorsRoutes(app: FastifyInstance, deps: OperatorsRoute
         tags,
         summary: '操作日志',
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...consolePageQuery,
         }),
       },
       config: { operatorRoles: OWNER_ONLY },
     },
     async (req) => {
       const { page, size } = req.query;
-      const rows = await repo.auditPage((page - 1) * size, size);
+      const { offset, limit } = consoleWindow({ page, size });
+      const rows = await repo.auditPage(offset, limit);
       return ok({ page, size, list: rows.map((row) => ({ ...row, at: row.at.toISOString() })) });
     },
   );

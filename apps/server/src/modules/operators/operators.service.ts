@@ -56,15 +56,15 @@ export async function addOperator(
   return { operator: publicOperator(created), password };
 }
 
-/** A new generated password for an operator; every session of theirs ends. */
+/** A new generated password for an operator, named by name (the command line) or id (the console); their sessions end. */
 export async function rotatePassword(
   repo: OperatorsRepository,
-  input: { name: string; actor: Actor },
+  input: ({ name: string } | { id: number }) & { actor: Actor },
 ): Promise<string> {
   const password = generatePassword(16);
   const passwordHash = await hashPassword(password);
   await repo.transaction(async (tx) => {
-    const found = await repo.byName(input.name, tx);
+    const found = 'id' in input ? await repo.byId(input.id, tx) : await repo.byName(input.name, tx);
     if (!found) throw noSuchOperator();
     await repo.update(tx, found.id, { passwordHash });
     await repo.endSessions(tx, found.id);

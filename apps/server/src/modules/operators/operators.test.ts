@@ -157,6 +157,7 @@ describeDb('the console’s operators: sessions, roles and the audit log', () =>
     expect(changed.json().data.role).toBe('editor');
     const rotated = await call('POST', `/api/admin/operators/${newbie}/password`, { cookie });
     expect(rotated.json().data.password).not.toBe(added.json().data.password);
+    expect((await call('POST', '/api/admin/operators/99999/password', { cookie })).statusCode).toBe(404);
     // Each write is in the audit log: who, what, before and after, and never a password or its hash.
     const audit = (await call('GET', '/api/admin/audit?size=3', { cookie })).json().data.list;
     expect(audit.map((e: { action: string }) => e.action)).toEqual([

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Database, Queryable } from '../../db/client.ts';
 import { branchSettings, reports } from '../../db/schema/index.ts';
 import { ok } from '../../shared/envelope.ts';
+import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
 
@@ -79,20 +80,15 @@ export async function supportConsoleRoutes(
         tags,
         summary: '读者举报（新的在前）',
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
-          size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+          ...consolePageQuery,
         }),
       },
       config: { operatorRoles: COMPLAINT_READERS },
     },
     async (req) => {
       const { page, size } = req.query;
-      const rows = await db
-        .select()
-        .from(reports)
-        .orderBy(desc(reports.id))
-        .offset((page - 1) * size)
-        .limit(size);
+      const { offset, limit } = consoleWindow(req.query);
+      const rows = await db.select().from(reports).orderBy(desc(reports.id)).offset(offset).limit(limit);
       const total = await db.$count(reports);
       return ok({
         page,
