@@ -25,6 +25,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const server = path.join(root, 'apps/server');
 export const serverEntry = path.join(server, 'src/main.ts');
+/**
+ * The operators' command-line tools, built beside main.js (dist/operator-cli.js, dist/import-cli.js) so they run from
+ * compiled code wherever the server does (a container has no tsx): `npm run operator`, `npm run import`.
+ */
+export const cliEntries = {
+  'operator-cli': path.join(server, 'src/cli/operator-cli.ts'),
+  'import-cli': path.join(server, 'src/cli/import-cli.ts'),
+};
 export const serverOut = path.join(server, 'dist');
 /** What the built server comes from (and the migrations it runs): one newer than dist/main.js makes it stale. */
 export const serverSources = [
@@ -92,7 +100,7 @@ export async function buildServer({ quiet = false } = {}) {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: serverEntry },
+    entryPoints: { main: serverEntry, ...cliEntries },
     outdir: serverOut,
     // Chunks beside main.js, never in a subfolder: the source-location plugin counts on it.
     chunkNames: '[name]-[hash]',

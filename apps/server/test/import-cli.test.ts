@@ -13,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { openDatabase } from '../src/db/client.ts';
 import { books, categories, chapters, imageAssets } from '../src/db/schema/index.ts';
-import { runCli } from './cli-process.ts';
+import { builtCli, runCli } from './cli-process.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const cli = path.join(root, 'apps/server/src/cli/import-cli.ts');
+const cli = builtCli('import-cli');
 
 const importCli = (args: string[], env: Record<string, string>) =>
   runCli('import-cli', args, { DEMO_LIBRARY: 'false', ...env });
@@ -176,7 +176,7 @@ describe.skipIf(dbKind === 'postgres')('npm run import', () => {
     }
     // Killed once the progress bar passes 30 of 100 pages: somewhere inside the second chapter.
     const killed = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, folder], {
+      const child = spawn(process.execPath, [cli, folder], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir },
         stdio: ['ignore', 'ignore', 'pipe'],
