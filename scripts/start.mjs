@@ -1,6 +1,6 @@
-// `npm start`: build the web app and the server when their sources are newer than their builds, then run the built
-// server (node apps/server/dist/main.js). `npm run dev`: the web app's build as above, and the server's TypeScript
-// through `tsx watch`, restarting on change.
+// `npm start`: build the web app, the operators' console and the server when their sources are newer than their
+// builds, then run the built server (node apps/server/dist/main.js). `npm run dev`: the two apps' builds as above,
+// and the server's TypeScript through `tsx watch`, restarting on change.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,11 +9,17 @@ import { stale } from './stale.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'apps/web');
 const webBuilt = path.join(web, 'dist/index.html');
+const admin = path.join(root, 'apps/admin');
+const adminBuilt = path.join(admin, 'dist/index.html');
 const serverBuilt = path.join(root, 'apps/server/dist/main.js');
 
-if (stale(webBuilt, [web])) {
-  console.log('building the web app ...');
-  const r = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+for (const [name, built, dir, workspace] of [
+  ['the web app', webBuilt, web, 'apps/web'],
+  ["the operators' console", adminBuilt, admin, 'apps/admin'],
+]) {
+  if (!stale(built, [dir])) continue;
+  console.log(`building ${name} ...`);
+  const r = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -215,6 +215,7 @@ export const configSchema = Type.Object(
       },
     ),
     WEB_DIST: optional('`apps/web/dist`', 'built web app to serve'),
+    ADMIN_DIST: optional('`apps/admin/dist`', "built operators' console to serve at /admin"),
   },
   { additionalProperties: false },
 );

@@ -64,6 +64,8 @@ export interface Config {
   /** find_account attempts per merchant order number per hour, from any address. */
   findAccountPerOrderPerHour: number;
   webDist: string;
+  /** The operators' console's build (apps/admin/dist), served at /admin. */
+  adminDist: string;
   /** HMAC-SHA256 key the sandbox gateway signs its notifications with, 32 bytes. */
   sandboxPayKey: Buffer;
   /**
@@ -217,6 +219,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     findAccountPerHour: env.FIND_ACCOUNT_PER_HOUR,
     findAccountPerOrderPerHour: env.FIND_ACCOUNT_PER_ORDER_PER_HOUR,
     webDist: path.resolve(env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
+    adminDist: path.resolve(env.ADMIN_DIST ?? fileURLToPath(new URL('../../admin/dist', import.meta.url))),
     sandboxPayKey: storedKey(env.SANDBOX_PAY_KEY, dataDir, 'SANDBOX_PAY_KEY'),
     sandboxPay: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : isLocalOrigin(publicOrigin),
     sandboxMerchantId: env.SANDBOX_MERCHANT_ID,

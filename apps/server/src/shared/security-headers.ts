@@ -85,6 +85,23 @@ export function appPolicy(
     .join('; ');
 }
 
+/**
+ * The operators' console: only its own scripts (no inline one), inline styles (antd writes its styles at run time),
+ * pictures from itself (previews come from /api/admin/image), calls to itself, never framed.
+ */
+export const consolePolicy = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** The sandbox cashier: inline styles only; framed by our pages, posting to itself, then back to our pages. */
 export function cashierPolicy(trustedOrigins: readonly string[]): string {
   // CSP host sources cannot name an IPv6 literal (the [::1] alias of a local origin): browsers warn and drop it.

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
+import { adminRoutes } from './admin.routes.ts';
 import { webRoutes } from './web.routes.ts';
 
-/** The built web app with its runtime config, and the catch-all that hands image URLs to the image host. */
+/** The operators' console at /admin/, the built web app with its runtime config, and the catch-all that hands image URLs to the image host. */
 export async function registerWeb(app: FastifyInstance, ctx: ModuleContext): Promise<void> {
   const { config } = ctx;
+  await adminRoutes(app, { adminDist: config.adminDist });
   await webRoutes(app, {
     webDist: config.webDist,
     serveImage: (request, reply) => ctx.ports.images.serve(request, reply),
