@@ -8,15 +8,24 @@ export const PLACE_NAMES: Record<string, string> = {
   headers: '请求头',
 };
 
+/** The field a validation failure is about (`title`, `chapters.2.price`), if one. */
+function invalidField(error: FastifyError): string | undefined {
+  const first = error.validation?.[0];
+  if (!first) return undefined;
+  const params = first.params as { missingProperty?: string };
+  if (params.missingProperty) return params.missingProperty;
+  return first.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
+}
+
 /** A malformed-input message in Chinese that names the field, e.g. "参数 page 不正确". */
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
   const place = PLACE_NAMES[error.validationContext ?? ''] ?? '参数';
-  if (!first) return `${place}不正确`;
-  const params = first.params as { missingProperty?: string };
-  if (params.missingProperty) return `缺少${place} ${params.missingProperty}`;
-  const field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  return field ? `${place} ${field} 不正确` : `${place}不正确`;
+  const field = invalidField(error);
+  if (!first || !field) return `${place}不正确`;
+  return (first.params as { missingProperty?: string }).missingProperty
+    ? `缺少${place} ${field}`
+    : `${place} ${field} 不正确`;
 }
 
 function send(reply: FastifyReply, status: number, code: number, msg: string, data: unknown = null) {
@@ -39,7 +48,12 @@ export function registerErrorHandler(app: FastifyInstance) {
         request.log.warn({ security: true, msg: error.message }, 'identity mismatch');
       return send(reply, error.httpStatus, error.code, error.message, error.data);
     }
-    if (error.validation) return send(reply, 400, 400, validationMessage(error));
+    if (error.validation) {
+      // The console's forms put the message beside the field (docs/api.md section 9); the readers' calls keep
+      // the spec's data null.
+      const field = request.url.startsWith('/api/admin/') ? invalidField(error) : undefined;
+      return send(reply, 400, 400, validationMessage(error), field ? { field } : null);
+    }
     const status = error.statusCode ?? 500;
     if (status === 429) return send(reply, 429, 429, '操作过于频繁，请稍后再试');
     if (status >= 400 && status < 500) {

@@ -86,6 +86,13 @@ describeDb('the console’s catalogue', () => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json().msg).toBe('内容已被他人修改，请刷新后再试');
     expect(await snapshot()).toEqual(snap);
+    // A bad field is named in the answer, for the form to show its message beside it.
+    const blank = await admin('owner', 'POST', '/api/admin/books/3', { version: before.version, title: ' ' });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json()).toMatchObject({ msg: '表单字段 title 不正确', data: { field: 'title' } });
+    const missing = await admin('owner', 'POST', '/api/admin/books/3', { title: '无版本' });
+    expect(missing.json()).toMatchObject({ msg: '缺少表单字段 version', data: { field: 'version' } });
+    expect(await snapshot()).toEqual(snap);
 
     const audit = await t.db.select().from(auditLog).orderBy(auditLog.id);
     expect(audit.at(-1)).toMatchObject({

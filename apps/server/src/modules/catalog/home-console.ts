@@ -35,12 +35,12 @@ export function createHomeConsole(db: Database, deps: Pick<ConsoleDeps, 'audit' 
 
     /** Replaces a section's books with `bookIds`, in that order (the console's drag order). */
     async arrangeSection(input: { type: ShowcaseType; bookIds: number[]; editor: Editor }) {
-      if (duplicates(input.bookIds)) throw badRequest('同一本书只能出现一次');
+      if (duplicates(input.bookIds)) throw badRequest('同一本书只能出现一次', 'bookIds');
       const saved = await db.transaction(async (tx) => {
         const found = input.bookIds.length
           ? await tx.select({ id: books.id }).from(books).where(inArray(books.id, input.bookIds))
           : [];
-        if (found.length !== input.bookIds.length) throw badRequest('有书籍不存在');
+        if (found.length !== input.bookIds.length) throw badRequest('有书籍不存在', 'bookIds');
         // The section's rows are replaced under the section's own lock: two operators saving at once queue.
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`showcase:${input.type}`}))`);
         const before = await section(input.type, tx);
@@ -69,8 +69,8 @@ export function createHomeConsole(db: Database, deps: Pick<ConsoleDeps, 'audit' 
     /** Replaces the hot words with `list`, in that order. */
     async setHotWords(input: { list: string[]; editor: Editor }) {
       const list = input.list.map((w) => w.trim());
-      if (list.some((w) => w === '')) throw badRequest('热词不能为空');
-      if (duplicates(list)) throw badRequest('热词不能重复');
+      if (list.some((w) => w === '')) throw badRequest('热词不能为空', 'words');
+      if (duplicates(list)) throw badRequest('热词不能重复', 'words');
       const saved = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('hot_words'))`);
         const before = (await words(tx)).map((w) => w.word);

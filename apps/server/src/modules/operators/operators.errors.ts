@@ -6,9 +6,9 @@ export const notSignedIn = () => unauthorized('请先登录管理后台');
 export const wrongLogin = () => new AppError(401, 401, '用户名或密码错误');
 /** The operator's role does not reach this call. */
 export const roleRefused = () => forbidden('当前角色无权进行此操作');
-export const nameTaken = () => badRequest('该用户名已存在');
-export const badName = () => badRequest('用户名须为 2-32 位字母、数字或 _ . -');
-export const badRole = () => badRequest('角色须为 owner、editor、finance 或 support');
+export const nameTaken = () => badRequest('该用户名已存在', 'name');
+export const badName = () => badRequest('用户名须为 2-32 位字母、数字或 _ . -', 'name');
+export const badRole = () => badRequest('角色须为 owner、editor、finance 或 support', 'role');
 export const noSuchOperator = () => notFound('操作员不存在');
 /** The last enabled owner cannot be disabled or demoted: nobody could manage operators any more. */
 export const lastOwner = () => badRequest('至少保留一个启用的 owner');
