@@ -215,6 +215,12 @@ export const configSchema = Type.Object(
       },
     ),
     WEB_DIST: optional('`apps/web/dist`', 'built web app to serve'),
+    IMPORT_UPLOAD_MB: count(
+      512,
+      1,
+      10_240,
+      'largest archive (MB) an operator may upload to import in the console (kept under `DATA_DIR/uploads` while it runs); covers and ads take at most 10 MB',
+    ),
     ADMIN_DIST: optional('`apps/admin/dist`', "built operators' console to serve at /admin"),
   },
   { additionalProperties: false },

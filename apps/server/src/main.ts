@@ -2,13 +2,12 @@ import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { type ControlCommand, openControlSocket } from './control-socket.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { importer } from './modules/catalog/index.ts';
 import { operatorCommands } from './modules/operators/index.ts';
-import { createLocalStorage, originalKey } from './modules/storage/index.ts';
 import { AppError } from './shared/errors.ts';
 import { loggerOptions } from './shared/logging.ts';
 import { runWorkers } from './workers.ts';
@@ -53,7 +52,7 @@ async function main() {
   // With the embedded database, `npm run operator` reaches this server through its control socket.
   const control = config.databaseUrl
     ? undefined
-    : await openControlSocket(config.dataDir, controlCommands(database.db, config, app), isRefusal);
+    : await openControlSocket(config.dataDir, controlCommands(database.db, app), isRefusal);
   if (!config.databaseUrl && !control)
     log.warn(
       'DATA_DIR is too long a path for the control socket: `npm run operator` needs the server stopped',
@@ -144,33 +143,19 @@ async function main() {
  * The commands the control socket takes (`npm run operator`, `npm run import` while this server holds the embedded
  * database): the same code as the console's calls, audited as the command line's.
  */
-function controlCommands(db: Database, config: Config, app: FastifyInstance): Record<string, ControlCommand> {
+function controlCommands(db: Database, app: FastifyInstance): Record<string, ControlCommand> {
   const operators = operatorCommands(db);
-  // Imports write originals, which the image host never does: a store of their own on the same place.
-  const originals = config.s3
-    ? app.ports.storage
-    : createLocalStorage({
-        originals: config.imageRoot,
-        variants: config.imageCacheDir,
-        writesOriginals: true,
-      });
   return {
     'operator.add': (args) => operators.add(String(args.name ?? ''), String(args.role ?? '')),
     'operator.passwd': async (args) => ({ password: await operators.passwd(String(args.name ?? '')) }),
-    async import(args) {
+    // The console's upload runs the same import (catalog's importFrom), audited as the command line's.
+    import(args) {
       const { source, options } = args as { source: string; options: importer.ImportOptions };
-      const read = await importer.readBookSource(String(source));
-      try {
-        const report = await importer.importBook(
-          { db, putOriginal: (p, bytes) => originals.put(originalKey(p), bytes) },
-          read.book,
-          options ?? {},
-        );
-        app.catalogueChanged();
-        return report;
-      } finally {
-        read.close();
-      }
+      return app.ports.catalog.importFrom({
+        source: String(source),
+        options: options ?? {},
+        by: { operatorId: null, actor: 'cli' },
+      });
     },
   };
 }

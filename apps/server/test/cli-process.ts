@@ -11,15 +11,11 @@ export const builtCli = (name: string) => path.join(root, `apps/server/dist/${na
 /** Runs the built `<name>` with `args`; DATABASE_URL is unset unless `env` sets it. */
 export function runCli(name: string, args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [builtCli(name), ...args],
-      {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [builtCli(name), ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;

@@ -28,5 +28,26 @@ export async function consoleOperators(t: TestApp, roles: readonly Role[]) {
       headers: { origin, cookie: cookies[role] as string },
       ...(body ? { payload: body } : {}),
     });
-  return { admin, origin };
+  /** A multipart form (an archive, a cover, an ad's picture), as the console's upload sends it. */
+  const upload = (role: Role, url: string, form: FormData) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { origin, cookie: cookies[role] as string },
+      payload: form,
+    });
+  return { admin, upload, origin };
+}
+
+/** A form with `file` under `field` (named `fileName`) and text fields, in the order given (text first). */
+export function uploadForm(
+  field: string,
+  fileName: string,
+  bytes: Buffer,
+  fields: Record<string, string> = {},
+) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append(field, new Blob([new Uint8Array(bytes)]), fileName);
+  return form;
 }

@@ -3,17 +3,15 @@
 // beside a running server (which does the import through its control socket). The pages readers then get are checked
 // through the server.
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
 import { openDatabase } from '../src/db/client.ts';
 import { books, categories, chapters, imageAssets } from '../src/db/schema/index.ts';
 import { builtCli, runCli } from './cli-process.ts';
+import { png, zip } from './comic-files.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
@@ -23,21 +21,6 @@ const cli = builtCli('import-cli');
 
 const importCli = (args: string[], env: Record<string, string>) =>
   runCli('import-cli', args, { DEMO_LIBRARY: 'false', ...env });
-
-/** A PNG of this size, in a colour: pages are told apart by their heights. */
-const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: '#48a' } })
-    .png()
-    .toBuffer();
-
-async function zip(file: string, entries: Record<string, Buffer | string>) {
-  const archive = new yazl.ZipFile();
-  for (const [name, body] of Object.entries(entries)) archive.addBuffer(Buffer.from(body), name);
-  archive.end();
-  await new Promise<void>((resolve, reject) =>
-    archive.outputStream.pipe(createWriteStream(file)).on('close', resolve).on('error', reject),
-  );
-}
 
 const comicInfo = (number: number, title: string) => `<?xml version="1.0" encoding="utf-8"?>
 <ComicInfo><Series>星河旅人</Series><Number>${number}</Number><Title>${title}</Title><Writer>林一</Writer>

@@ -1,5 +1,5 @@
 /**
- * npm run import -- PATH [--book ID] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
+ * npm run import -- PATH [--book ID] [--title TITLE] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
  * Imports a comic from the files publishers hand over (docs/operations.md, "Importing comics").
  */
 import path from 'node:path';
@@ -9,13 +9,15 @@ import { sendControlCommand } from '../control-socket.ts';
 import { openDatabase } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 import { importer } from '../modules/catalog/index.ts';
+import { operatorCommands } from '../modules/operators/index.ts';
 import { createLocalStorage, originalKey } from '../modules/storage/index.ts';
 import { printReport } from './import-report.ts';
 
-const USAGE = `Usage: npm run import -- PATH [--book ID] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
+const USAGE = `Usage: npm run import -- PATH [--book ID] [--title TITLE] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
   PATH             a .cbz/.zip (one chapter), a folder of them (one book), a folder of folders of images
                    (one folder a chapter), or one archive whose top-level folders are chapters
   --book ID        into this book (else the book with the same title, else a new book)
+  --title TITLE    the book's title, over ComicInfo's Series or the folder's or archive's name
   --free-chapters N, --price COINS
                    chapters numbered up to N free, later ones COINS each (without them: all free)
   --vip-free       VIP readers read the book's priced chapters free (a new book only)
@@ -43,6 +45,7 @@ function parse(argv: string[]) {
       strict: true,
       options: {
         book: { type: 'string' },
+        title: { type: 'string' },
         'free-chapters': { type: 'string' },
         price: { type: 'string' },
         'vip-free': { type: 'boolean' },
@@ -65,6 +68,7 @@ function parse(argv: string[]) {
     source: path.resolve(positionals[0] as string),
     options: {
       bookId: count('book', values.book as string | undefined, 1),
+      title: (values.title as string | undefined)?.trim() || undefined,
       freeChapters,
       price,
       vipFree: values['vip-free'] === true,
@@ -123,10 +127,11 @@ async function main(): Promise<number> {
       return 0;
     }
   }
-  let source: Awaited<ReturnType<typeof importer.readBookSource>> | undefined;
   try {
-    source = await importer.readBookSource(args.source);
     if (args.options.dryRun) {
+      // No database: the plan is read from the files alone.
+      const source = await importer.readBookSource(args.source);
+      source.close();
       printReport(importer.planImport(source.book, args.options));
       return 0;
     }
@@ -143,14 +148,15 @@ async function main(): Promise<number> {
             variants: config.imageCacheDir,
             writesOriginals: true,
           });
-      const report = await importer.importBook(
+      // The code the running server's control socket and the console's upload run.
+      const report = await importer.runImport(
         {
           db: opened.db,
           putOriginal: (p, bytes) => storage.put(originalKey(p), bytes),
-          progress: progressBar(),
+          audit: operatorCommands(opened.db).audit,
+          changed: () => undefined, // no server here keeps answers
         },
-        source.book,
-        args.options,
+        { ...args, by: { operatorId: null, actor: 'cli' }, progress: progressBar() },
       );
       printReport(report);
       return 0;
@@ -169,7 +175,6 @@ async function main(): Promise<number> {
     }
     throw err;
   } finally {
-    source?.close();
     await release?.();
   }
 }

@@ -40,7 +40,15 @@ describeDb('database client', () => {
       );
       expect((tables as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
         ...['ads', 'audit_log', 'book_counts', 'book_postings', 'books', 'branch_settings', 'categories'],
-        ...['chapter_lists', 'chapter_purchases', 'chapters', 'contacts', 'hot_words', 'image_assets'],
+        ...[
+          'chapter_lists',
+          'chapter_purchases',
+          'chapters',
+          'contacts',
+          'hot_words',
+          'image_assets',
+          'import_jobs',
+        ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events'],
         ...['pay_orders', 'rate_limits', 'reports', 'sandbox_payments', 'sessions', 'showcase_entries'],

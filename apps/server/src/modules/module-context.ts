@@ -7,7 +7,7 @@ import type { DrawMissingImage, ImagesPort } from './images/index.ts';
 import type { MetricsPort } from './metrics/index.ts';
 import type { OperatorsPort } from './operators/index.ts';
 import type { PaymentsPort } from './payments/index.ts';
-import type { StoragePort } from './storage/index.ts';
+import type { StorageModulePort } from './storage/index.ts';
 import type { UsersPort } from './users/index.ts';
 import type { WalletPort } from './wallet/index.ts';
 
@@ -43,7 +43,7 @@ export interface Ports {
   users: UsersPort;
   wallet: WalletPort;
   catalog: CatalogPort;
-  storage: StoragePort;
+  storage: StorageModulePort;
   images: ImagesPort;
   payments: PaymentsPort;
   metrics: MetricsPort;

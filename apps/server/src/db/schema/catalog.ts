@@ -174,8 +174,14 @@ export const ads = pgTable(
     imgPath: text().notNull(),
     sort: integer().notNull().default(0),
     active: boolean().notNull().default(true),
+    // An optional window: shown from starts_at, until ends_at (either null: open on that side).
+    startsAt: timestamp({ withTimezone: true }),
+    endsAt: timestamp({ withTimezone: true }),
   },
-  (t) => [check('ads_jump_type', sql`${t.jumpType} in (-1, -2, 2, 3)`)],
+  (t) => [
+    check('ads_jump_type', sql`${t.jumpType} in (-1, -2, 2, 3)`),
+    check('ads_window', sql`${t.startsAt} is null or ${t.endsAt} is null or ${t.startsAt} < ${t.endsAt}`),
+  ],
 );
 
 export const hotWords = pgTable(

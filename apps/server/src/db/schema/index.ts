@@ -1,5 +1,6 @@
 export * from './catalog.ts';
 export * from './images.ts';
+export * from './imports.ts';
 export * from './limits.ts';
 export * from './operators.ts';
 export * from './payments.ts';

@@ -16,6 +16,8 @@ export const keywordTooLong = () => badRequest('搜索关键字最长不超过20
 
 // The console's catalogue calls.
 export const chapterNotFound = () => notFound('章节不存在');
-export const categoryNotFound = () => badRequest('分类不存在');
+export const categoryNotFound = () => badRequest('分类不存在', 'categoryId');
+export const notAnImage = (field: string) => badRequest('请上传 PNG、JPEG 或 WebP 图片', field);
+export const adNotFound = () => notFound('广告不存在');
 /** Someone saved the book since this operator opened it: nothing is written; reload and edit again. */
 export const bookChangedMeanwhile = () => new AppError(409, 409, '内容已被他人修改，请刷新后再试');

@@ -330,16 +330,25 @@ export function createCatalogRepository(db: Database) {
     },
 
     async ads() {
-      return db
-        .select({
-          jumpType: ads.jumpType,
-          bizId: sql<number>`coalesce(${ads.bizId}, 0)`,
-          url: ads.url,
-          imgPath: ads.imgPath,
-        })
-        .from(ads)
-        .where(eq(ads.active, true))
-        .orderBy(asc(ads.sort), asc(ads.id));
+      return (
+        db
+          .select({
+            jumpType: ads.jumpType,
+            bizId: sql<number>`coalesce(${ads.bizId}, 0)`,
+            url: ads.url,
+            imgPath: ads.imgPath,
+          })
+          .from(ads)
+          // Active, and inside its window if it has one (the home answer is kept a few seconds: close enough).
+          .where(
+            and(
+              eq(ads.active, true),
+              sql`(${ads.startsAt} is null or ${ads.startsAt} <= now())`,
+              sql`(${ads.endsAt} is null or ${ads.endsAt} > now())`,
+            ),
+          )
+          .orderBy(asc(ads.sort), asc(ads.id))
+      );
     },
 
     async categories() {

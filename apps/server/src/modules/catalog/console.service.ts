@@ -39,6 +39,8 @@ export const bookView = (b: BookRow) => ({
   status: b.publishStatus as 'finish' | 'serialize',
   vipFree: b.vipFree,
   published: b.published,
+  /** The cover's image path (the console previews it through /api/admin/image). */
+  cover: b.cover,
   chapterCount: b.chapterCount,
   readCount: b.readCount,
   /** The version an edit must name: the book as this operator saw it. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { ModuleContext } from '../module-context.ts';
@@ -7,8 +8,13 @@ import { catalogRoutes } from './catalog.routes.ts';
 import type { CatalogDeps } from './catalog.service.ts';
 import { createConsoleRepository } from './console.repository.ts';
 import { consoleRoutes } from './console.routes.ts';
+import { consoleUploads } from './console-uploads.ts';
 import { homeConsoleRoutes } from './home-console.routes.ts';
 import { createHomeConsole } from './home-console.ts';
+import { importRoutes } from './import/import.routes.ts';
+import { createImportJobs } from './import/import-jobs.ts';
+import type { ImportReport, ImportRun } from './import/index.ts';
+import { runImport } from './import/index.ts';
 import { createScheduledChapters } from './scheduled-chapters.ts';
 
 // The importer (npm run import, the control socket): read by the command line and main.ts.
@@ -20,6 +26,8 @@ export interface CatalogPort {
   isFreePage(path: string): Promise<boolean>;
   /** True when a book, chapter, page or ad names this image path. */
   isKnownImage(path: string): Promise<boolean>;
+  /** Imports a book from a file or folder on this machine (the control socket's `npm run import`). */
+  importFrom(run: ImportRun): Promise<ImportReport>;
 }
 
 /** Books, chapters, lists, search, categories, ads and hot words; reading a chapter; the console's catalogue calls. */
@@ -42,5 +50,26 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
   });
   ctx.jobs.add(scheduled.loop);
   await homeConsoleRoutes(app, createHomeConsole(ctx.db, audited));
-  return { isFreePage: repo.isFreePage, isKnownImage: repo.isKnownImage };
+  const runner = {
+    db: ctx.db,
+    putOriginal: (imagePath: string, bytes: Buffer) => ctx.ports.storage.putOriginal(imagePath, bytes),
+    ...audited,
+  };
+  // Uploads (an archive to import, a cover, an ad's picture) in a context of their own: only these routes read
+  // multipart forms.
+  await app.register(async (uploads) => {
+    await consoleUploads(uploads, ctx);
+    await importRoutes(uploads, {
+      jobs: createImportJobs(ctx.db),
+      runner,
+      uploadDir: path.join(ctx.config.dataDir, 'uploads'),
+      maxBytes: ctx.config.importUploadBytes,
+      log: ctx.log.child({ job: 'import' }),
+    });
+  });
+  return {
+    isFreePage: repo.isFreePage,
+    isKnownImage: repo.isKnownImage,
+    importFrom: (run) => runImport(runner, run),
+  };
 }

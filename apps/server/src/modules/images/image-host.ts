@@ -86,6 +86,11 @@ export interface ImageHost {
    * too large to keep, missing: the owner answers those itself).
    */
   copyFor(req: FastRequest): Promise<KeptCopy | undefined>;
+  /**
+   * The plain WebP of an image at `width` for the operators' console (a cover unencrypted, a priced page without a
+   * grant: the caller has checked the operator), or null when the path is not allowed or there is no such image.
+   */
+  preview(imagePath: string, width: number): Promise<Buffer | null>;
   readonly stats: { resizes: number };
 }
 
@@ -336,5 +341,12 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return true;
   }
 
-  return { parse, handle, serve, answerRaw, fast, copyFor, stats: store.stats };
+  async function preview(imagePath: string, width: number): Promise<Buffer | null> {
+    const parsed = parse(`/${encodeURIComponent(imagePath).replaceAll('%2F', '/')}_${width}_0.img`);
+    if (parsed === null || 'error' in parsed || parsed.grant) return null;
+    const stored = await storage.read(variantKey(parsed.path, parsed.width));
+    return stored ?? (await store.make(parsed.path, parsed.width))?.bytes ?? null;
+  }
+
+  return { parse, handle, serve, answerRaw, fast, copyFor, preview, stats: store.stats };
 }

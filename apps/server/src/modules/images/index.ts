@@ -22,6 +22,8 @@ export interface ImagesPort {
   fast: ImageHost['fast'];
   /** A kept image for a front process (front-copies.ts), made if need be, or undefined. */
   copyFor: ImageHost['copyFor'];
+  /** An unencrypted WebP of an image for the console's previews (image-host.ts), or null. */
+  preview(imagePath: string, width: number): Promise<Buffer | null>;
   /** Forgets which pages are free (a price changed): the next request without a grant asks the database. */
   forgetFreePages(): void;
 }
@@ -67,6 +69,7 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     answerRaw: host.answerRaw,
     fast: host.fast,
     copyFor: host.copyFor,
+    preview: host.preview,
     forgetFreePages: freePages.forget,
   };
 }

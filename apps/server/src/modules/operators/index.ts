@@ -22,6 +22,8 @@ export const operatorCommands = (db: Database) => {
   return {
     add: (name: string, role: string) => addOperator(repo, { name, role, actor: { cli: true } }),
     passwd: (name: string) => rotatePassword(repo, { name, actor: { cli: true } }),
+    /** The audit log, for the command line's other writes (`npm run import` on its own). */
+    audit: repo.audit,
   };
 };
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { createLocalStorage } from './local-storage.ts';
-import type { StoragePort } from './storage-port.ts';
+import { originalKey, type StoragePort, type StoredInfo } from './storage-port.ts';
 
 export { createLocalStorage, type LocalStorageOptions } from './local-storage.ts';
 export type { S3Storage } from './s3-storage.ts';
@@ -16,23 +16,31 @@ export {
   variantKey,
 } from './storage-port.ts';
 
+/** The storage port, and the one way to add an original image (imports, uploaded covers and ads). */
+export interface StorageModulePort extends StoragePort {
+  /** Stores `bytes` as the original of the image path `imagePath` (e.g. `covers/uploads/3/ab12.png`). */
+  putOriginal(imagePath: string, bytes: Buffer): Promise<StoredInfo>;
+}
+
 /**
  * Where page and cover images live (STORAGE): `local`, the directories IMAGE_ROOT (originals) and IMAGE_CACHE_DIR
  * (resized variants), or `s3`, a bucket every server shares. The image host reads and writes only through this port.
  */
-export async function registerStorage(app: FastifyInstance, ctx: ModuleContext): Promise<StoragePort> {
+export async function registerStorage(app: FastifyInstance, ctx: ModuleContext): Promise<StorageModulePort> {
   const { config } = ctx;
   if (config.s3) {
     // Loaded only for S3: the SDK adds a tenth of a second to every start.
     const { createS3Storage } = await import('./s3-storage.ts');
     const { close, ...s3 } = createS3Storage(config.s3);
     app.addHook('onClose', async () => close());
-    return s3;
+    return { ...s3, putOriginal: (imagePath, bytes) => s3.put(originalKey(imagePath), bytes) };
   }
-  return createLocalStorage({
-    originals: config.imageRoot,
-    variants: config.imageCacheDir,
-    // The demo drawer keeps its drawings as originals.
-    writesOriginals: ctx.demoDrawer !== undefined,
-  });
+  const local = { originals: config.imageRoot, variants: config.imageCacheDir };
+  // The image host's own store never writes an original (the demo drawer's drawings excepted); operators' uploads
+  // go through a store of their own on the same directories.
+  const uploads = createLocalStorage({ ...local, writesOriginals: true });
+  return {
+    ...createLocalStorage({ ...local, writesOriginals: ctx.demoDrawer !== undefined }),
+    putOriginal: (imagePath, bytes) => uploads.put(originalKey(imagePath), bytes),
+  };
 }

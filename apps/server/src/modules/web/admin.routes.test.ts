@@ -10,7 +10,10 @@ describeDb('the operators console at /admin/', () => {
   beforeAll(async () => {
     const dist = await mkdtemp(path.join(tmpdir(), 'yueman-admin-dist-'));
     await mkdir(path.join(dist, 'assets'));
-    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>阅漫管理后台</title><div id="root"></div>');
+    await writeFile(
+      path.join(dist, 'index.html'),
+      '<!doctype html><title>阅漫管理后台</title><div id="root"></div>',
+    );
     await writeFile(path.join(dist, 'assets/index-abc123.js'), 'console.log(1)');
     t = await createTestApp({ seed: false, env: { ADMIN_DIST: dist } });
   });

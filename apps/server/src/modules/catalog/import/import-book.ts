@@ -8,6 +8,8 @@ import type { BookSource, ChapterSource } from './import-source.ts';
 export interface ImportOptions {
   /** Into this book (else the book whose title matches, else a new one). */
   bookId?: number;
+  /** The book's title, over what the files say (ComicInfo's Series, else the folder's or archive's name). */
+  title?: string;
   /** Chapters numbered up to this are free; later ones cost `price` (both absent: every chapter free). */
   freeChapters?: number;
   price?: number;
@@ -41,6 +43,8 @@ export class ImportRefused extends Error {}
 
 const DEFAULT_CATEGORY = '其他';
 
+const titleOf = (source: BookSource, opts: ImportOptions) => opts.title?.trim() || source.title;
+
 const priceOf = (number: number, opts: ImportOptions) =>
   opts.price !== undefined && number > (opts.freeChapters ?? 0) ? opts.price : 0;
 
@@ -51,7 +55,11 @@ async function findOrCreateBook(db: Database, source: BookSource, opts: ImportOp
     if (!found) throw new ImportRefused(`书籍 ${opts.bookId} 不存在`);
     return { book: found, created: false };
   }
-  const [same] = await db.select().from(books).where(eq(books.title, source.title)).limit(1);
+  const [same] = await db
+    .select()
+    .from(books)
+    .where(eq(books.title, titleOf(source, opts)))
+    .limit(1);
   if (same) return { book: same, created: false };
   return db.transaction(async (tx) => {
     const categoryName = source.genre ?? DEFAULT_CATEGORY;
@@ -60,7 +68,7 @@ async function findOrCreateBook(db: Database, source: BookSource, opts: ImportOp
     const [book] = await tx
       .insert(books)
       .values({
-        title: source.title,
+        title: titleOf(source, opts),
         author: source.author ?? '',
         abstractContent: source.summary ?? '',
         categoryId: (category as { id: number }).id,
@@ -87,7 +95,7 @@ function chaptersInOrder(source: BookSource) {
 export function planImport(source: BookSource, opts: ImportOptions): ImportReport {
   return {
     bookId: opts.bookId ?? null,
-    title: source.title,
+    title: titleOf(source, opts),
     created: false,
     chapters: chaptersInOrder(source).map((c) => ({
       number: c.number,
@@ -139,56 +147,66 @@ export async function importBook(
   const total = ordered.reduce((n, c) => n + c.pages.length, 0);
   let done = 0;
   let cover = book.cover;
-  for (const chapter of ordered) {
-    const { pages, hash } = await prepareChapter(chapter, () => deps.progress?.(++done, total));
-    const [existing] = await db
-      .select({ hash: chapters.contentHash })
-      .from(chapters)
-      .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)));
-    const price = priceOf(chapter.number, opts);
-    const line = { number: chapter.number, title: chapter.title, pages: pages.length, price };
-    if (existing && existing.hash === hash) {
-      report.chapters.push({ ...line, outcome: 'unchanged' });
-      continue;
-    }
-    if (existing && !opts.replace) {
-      throw new ImportRefused(
-        `第${chapter.number}话 已存在且内容不同（${chapter.label}）：确认替换请加 --replace`,
-      );
-    }
-    // Stored under the content's hash: a replaced chapter's old pages stay until no one reads them.
-    const dir = `pages/imports/${book.id}/${chapter.number}-${hash.slice(0, 16)}`;
-    const paths = pages.map((p, i) => `${dir}/${i + 1}.${p.ext}`);
-    for (const [i, page] of pages.entries()) await deps.putOriginal(paths[i] as string, page.bytes);
-    if (!cover) {
-      cover = `covers/imports/${book.id}/cover.${pages[0]?.ext}`;
-      await deps.putOriginal(cover, (pages[0] as StoredPage).bytes);
-    }
-    await db.transaction(async (tx) => {
-      await tx
-        .insert(imageAssets)
-        .values(pages.map((p, i) => ({ path: paths[i] as string, width: p.width, height: p.height })))
-        .onConflictDoNothing();
-      // A chapter's thumbnail is the book's cover: a page of a priced chapter would need a grant.
-      const row = { title: chapter.title, cover, price, pics: paths, contentHash: hash };
-      if (existing) {
-        await tx
-          .update(chapters)
-          .set(row)
-          .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)));
-      } else {
-        await tx.insert(chapters).values({ ...row, bookId: book.id, number: chapter.number });
+  try {
+    for (const chapter of ordered) {
+      const { pages, hash } = await prepareChapter(chapter, () => deps.progress?.(++done, total));
+      const [existing] = await db
+        .select({ hash: chapters.contentHash })
+        .from(chapters)
+        .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)));
+      const price = priceOf(chapter.number, opts);
+      const line = { number: chapter.number, title: chapter.title, pages: pages.length, price };
+      if (existing && existing.hash === hash) {
+        report.chapters.push({ ...line, outcome: 'unchanged' });
+        continue;
       }
-      await tx
-        .update(books)
-        .set({
-          chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${book.id} and ${chapters.publishAt} is null)`,
-          updatedAt: sql`now()`,
-          ...(book.cover ? {} : { cover, horiCover: cover }),
-        })
-        .where(eq(books.id, book.id));
-    });
-    report.chapters.push({ ...line, outcome: existing ? 'replaced' : 'added' });
+      if (existing && !opts.replace) {
+        throw new ImportRefused(
+          `第${chapter.number}话 已存在且内容不同（${chapter.label}）：确认替换请加 --replace`,
+        );
+      }
+      // Stored under the content's hash: a replaced chapter's old pages stay until no one reads them.
+      const dir = `pages/imports/${book.id}/${chapter.number}-${hash.slice(0, 16)}`;
+      const paths = pages.map((p, i) => `${dir}/${i + 1}.${p.ext}`);
+      for (const [i, page] of pages.entries()) await deps.putOriginal(paths[i] as string, page.bytes);
+      if (!cover) {
+        cover = `covers/imports/${book.id}/cover.${pages[0]?.ext}`;
+        await deps.putOriginal(cover, (pages[0] as StoredPage).bytes);
+      }
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(imageAssets)
+          .values(pages.map((p, i) => ({ path: paths[i] as string, width: p.width, height: p.height })))
+          .onConflictDoNothing();
+        // A chapter's thumbnail is the book's cover: a page of a priced chapter would need a grant.
+        const row = { title: chapter.title, cover, price, pics: paths, contentHash: hash };
+        if (existing) {
+          await tx
+            .update(chapters)
+            .set(row)
+            .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)));
+        } else {
+          await tx.insert(chapters).values({ ...row, bookId: book.id, number: chapter.number });
+        }
+        await tx
+          .update(books)
+          .set({
+            chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${book.id} and ${chapters.publishAt} is null)`,
+            updatedAt: sql`now()`,
+            ...(book.cover ? {} : { cover, horiCover: cover }),
+          })
+          .where(eq(books.id, book.id));
+      });
+      report.chapters.push({ ...line, outcome: existing ? 'replaced' : 'added' });
+    }
+  } catch (err) {
+    // The chapters imported before the failure stay: the caller audits and reports them.
+    if (err instanceof Error) Object.assign(err, { partialReport: report });
+    throw err;
   }
   return report;
 }
+
+/** What an import that failed had already done (its chapters before the failure), if it got that far. */
+export const partialReportOf = (err: unknown): ImportReport | undefined =>
+  (err as { partialReport?: ImportReport } | null)?.partialReport;
