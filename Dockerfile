@@ -8,10 +8,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
+COPY apps/admin/package.json apps/admin/
 COPY packages/contract/package.json packages/contract/
 RUN npm ci --no-audit --no-fund
 COPY . .
-# The web app (Vite) and the server (esbuild, apps/server/dist), then only what runs stays.
+# The web app and the console (Vite) and the server with its tools (esbuild, apps/server/dist: main.js,
+# operator-cli.js, import-cli.js), then only what runs stays.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -27,6 +29,7 @@ COPY --from=build --chown=node:node /app/apps/server/package.json ./apps/server/
 COPY --from=build --chown=node:node /app/apps/server/dist ./apps/server/dist
 COPY --from=build --chown=node:node /app/apps/server/drizzle ./apps/server/drizzle
 COPY --from=build --chown=node:node /app/apps/web/dist ./apps/web/dist
+COPY --from=build --chown=node:node /app/apps/admin/dist ./apps/admin/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080

@@ -80,10 +80,9 @@ async function main() {
       `阅漫 is ready on ${config.publicOrigin}`,
     );
     if (operators === 0) {
+      const how = config.databaseUrl ? '' : ' (this server does it)';
       log.info(
-        config.databaseUrl
-          ? 'no console operator yet: create the first with `npm run operator -- add NAME --role owner`'
-          : 'no console operator yet: create the first with `npm run operator -- add NAME --role owner` (this server does it)',
+        `no console operator yet: create the first with \`npm run operator -- add NAME --role owner\`${how}, then sign in at ${config.publicOrigin}/admin/`,
       );
     }
   };
