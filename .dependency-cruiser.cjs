@@ -40,6 +40,14 @@ module.exports = {
       from: { path: '^apps/web/src/(lib|components)/' },
       to: { path: '^apps/web/src/features/' },
     },
+    {
+      name: 'console-stands-alone',
+      comment:
+        "The operators' console (apps/admin) talks to the server over HTTP only: it imports neither the server's code nor the reader app's.",
+      severity: 'error',
+      from: { path: '^apps/admin/src/' },
+      to: { path: '^apps/(server|web)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

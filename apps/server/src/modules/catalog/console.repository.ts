@@ -33,6 +33,7 @@ export function createConsoleRepository(db: Database) {
           id: books.id,
           title: books.title,
           author: books.author,
+          cover: books.cover,
           categoryId: books.categoryId,
           category: categories.name,
           publishStatus: books.publishStatus,

@@ -98,8 +98,10 @@ export function createOperatorsRepository(db: Database) {
     sweepSessions: async (now: Date) =>
       (await db.delete(operatorSessions).where(lt(operatorSessions.expiresAt, now)).returning()).length,
 
-    auditPage: (offset: number, limit: number) =>
-      db.select().from(auditLog).orderBy(desc(auditLog.id)).offset(offset).limit(limit),
+    async auditPage(offset: number, limit: number) {
+      const rows = await db.select().from(auditLog).orderBy(desc(auditLog.id)).offset(offset).limit(limit);
+      return { rows, total: (await db.$count(auditLog)) as number };
+    },
   };
 }
 

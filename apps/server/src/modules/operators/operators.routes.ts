@@ -150,8 +150,8 @@ export async function operatorsRoutes(app: FastifyInstance, deps: OperatorsRoute
     async (req) => {
       const { page, size } = req.query;
       const { offset, limit } = consoleWindow({ page, size });
-      const rows = await repo.auditPage(offset, limit);
-      return ok({ page, size, list: rows.map((row) => ({ ...row, at: row.at.toISOString() })) });
+      const { rows, total } = await repo.auditPage(offset, limit);
+      return ok({ page, size, total, list: rows.map((row) => ({ ...row, at: row.at.toISOString() })) });
     },
   );
 }

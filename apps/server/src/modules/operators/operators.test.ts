@@ -159,7 +159,9 @@ describeDb('the console’s operators: sessions, roles and the audit log', () =>
     expect(rotated.json().data.password).not.toBe(added.json().data.password);
     expect((await call('POST', '/api/admin/operators/99999/password', { cookie })).statusCode).toBe(404);
     // Each write is in the audit log: who, what, before and after, and never a password or its hash.
-    const audit = (await call('GET', '/api/admin/audit?size=3', { cookie })).json().data.list;
+    const auditPage = (await call('GET', '/api/admin/audit?size=3', { cookie })).json().data;
+    expect(auditPage.total).toBe(await t.db.$count(auditLog));
+    const audit = auditPage.list;
     expect(audit.map((e: { action: string }) => e.action)).toEqual([
       'operator.password',
       'operator.update',

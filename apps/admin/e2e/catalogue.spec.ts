@@ -1,0 +1,57 @@
+import { apiData, expect, logIn, test } from './fixtures.ts';
+
+interface BookRow {
+  id: number;
+  title: string;
+  chapterCount: number;
+}
+
+test("a chapter's new price reaches the reader's catalogue", async ({ page, operators }) => {
+  await logIn(page, operators.owner);
+  const { list } = await apiData<{ list: BookRow[] }>(page, '/api/admin/books?page=1&size=50');
+  const book = list.find((b) => b.chapterCount >= 3);
+  if (!book) throw new Error('no book with 3 chapters');
+
+  await page.goto(`/admin/books/${book.id}`);
+  const row = page.getByTestId('chapters').locator('tr.ant-table-row[data-row-key="3"]');
+  await row.getByRole('button', { name: /编\s*辑/ }).click();
+  const dialog = page.getByRole('dialog', { name: '编辑第 3 话' });
+  const price = 70 + Math.floor(Math.random() * 20);
+  await dialog.getByLabel('价格（阅币，0 为免费）').fill(String(price));
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  // The saved row is what lasts (the toast is gone after 3 s; the first save of a fresh server may take longer).
+  await expect(row.locator('td').nth(2)).toHaveText(String(price), { timeout: 20_000 });
+
+  // The reader's catalogue call (docs/api.md section 7: chapterList, POST /api/book/chapter/list?bookId=), from
+  // the page, as a reader's browser sends it.
+  const chapters = await page.evaluate(async (bookId) => {
+    const res = await fetch(`/api/book/chapter/list?bookId=${bookId}`, { method: 'POST' });
+    return ((await res.json()) as { data: { number: number; price: number }[] }).data;
+  }, book.id);
+  expect(chapters.find((c) => c.number === 3)?.price).toBe(price);
+
+  // The book's own form: a save with an older version is refused with 409 and the form reloads.
+  const before = await apiData<{ version: string; description: string }>(page, `/api/admin/books/${book.id}`);
+  const other = await page.evaluate(
+    async ({ id, version }) => {
+      const res = await fetch(`/api/admin/books/${id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ version, vipFree: true }),
+      });
+      return res.status;
+    },
+    { id: book.id, version: before.version },
+  );
+  expect(other).toBe(200);
+  await page.getByLabel('简介').fill(`${before.description}（修订）`);
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('内容已被他人修改，请刷新后再试')).toBeVisible();
+  // Reloaded: the other operator's change shows, and saving again works.
+  await expect(page.getByRole('switch', { name: 'VIP免费' })).toBeChecked();
+  await page.getByLabel('简介').fill(`${before.description}（修订）`);
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('已保存', { exact: true })).toBeVisible();
+  const after = await apiData<{ description: string; vipFree: boolean }>(page, `/api/admin/books/${book.id}`);
+  expect(after).toMatchObject({ description: `${before.description}（修订）`, vipFree: true });
+});

@@ -1,0 +1,41 @@
+import {
+  AuditOutlined,
+  BookOutlined,
+  CloudUploadOutlined,
+  CustomerServiceOutlined,
+  HomeOutlined,
+  TeamOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import { ANY_ROLE, CATALOGUE_WRITERS, COMPLAINT_READERS, OWNER_ONLY } from './session.tsx';
+import type { Role } from './types.ts';
+
+export interface MenuEntry {
+  path: string;
+  name: string;
+  icon: ReactNode;
+  /** The roles that use the screen; others do not see the entry (the server decides each call anyway). */
+  roles: readonly Role[];
+  /** Pages under the entry (not in the menu, the entry stays selected). */
+  children?: { path: string; name: string; hideInMenu: true }[];
+}
+
+export const MENU: MenuEntry[] = [
+  {
+    path: '/books',
+    name: '书籍',
+    icon: <BookOutlined />,
+    roles: ANY_ROLE,
+    children: [{ path: '/books/:id', name: '书籍编辑', hideInMenu: true }],
+  },
+  { path: '/imports', name: '导入', icon: <CloudUploadOutlined />, roles: CATALOGUE_WRITERS },
+  { path: '/home', name: '首页', icon: <HomeOutlined />, roles: ANY_ROLE },
+  { path: '/branches', name: '渠道客服', icon: <CustomerServiceOutlined />, roles: ANY_ROLE },
+  { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
+  { path: '/operators', name: '管理员', icon: <TeamOutlined />, roles: OWNER_ONLY },
+  { path: '/audit', name: '操作日志', icon: <AuditOutlined />, roles: OWNER_ONLY },
+];
+
+/** The first screen an operator of this role opens after signing in. */
+export const firstPageOf = (role: Role) => MENU.find((m) => m.roles.includes(role))?.path ?? '/books';

@@ -1,0 +1,386 @@
+import { UploadOutlined } from '@ant-design/icons';
+import {
+  ModalForm,
+  PageContainer,
+  ProCard,
+  ProForm,
+  ProFormDateTimePicker,
+  ProFormDigit,
+  ProFormRadio,
+  ProFormSelect,
+  ProFormSwitch,
+  ProFormText,
+  ProFormTextArea,
+} from '@ant-design/pro-components';
+import {
+  App,
+  Button,
+  Col,
+  Empty,
+  Form,
+  InputNumber,
+  Row,
+  Skeleton,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { get, imageUrl, post, postMultipart, shown } from '../api.ts';
+import { categoryOptions, useCategories } from '../categories.ts';
+import { dateTime } from '../format.ts';
+import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
+import { type Book, type BookWithChapters, type Chapter, STATUS_NAMES } from '../types.ts';
+
+type BookFields = Pick<
+  Book,
+  'title' | 'author' | 'description' | 'categoryId' | 'status' | 'vipFree' | 'published'
+>;
+const BOOK_FIELDS: (keyof BookFields)[] = [
+  'title',
+  'author',
+  'description',
+  'categoryId',
+  'status',
+  'vipFree',
+  'published',
+];
+
+interface ChapterFields {
+  title: string;
+  price: number;
+  publishAt: Dayjs | null | undefined;
+}
+
+const sameTime = (a: string | null, b: Dayjs | null | undefined) =>
+  a === null ? !b : b ? dayjs(a).isSame(b) : false;
+
+/** Only the fields the operator changed (the server writes what it is given). */
+function changedFields(book: Book, values: BookFields): Partial<BookFields> {
+  const changed: Partial<Record<keyof BookFields, unknown>> = {};
+  for (const key of BOOK_FIELDS) {
+    if (values[key] !== undefined && values[key] !== book[key]) changed[key] = values[key];
+  }
+  return changed as Partial<BookFields>;
+}
+
+export default function BookEditPage() {
+  const id = Number(useParams().id);
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const canWrite = useCan(CATALOGUE_WRITERS);
+  const categories = useCategories();
+  const [book, setBook] = useState<BookWithChapters>();
+  const [missing, setMissing] = useState(false);
+  const [editing, setEditing] = useState<Chapter>();
+  const [form] = Form.useForm<BookFields>();
+  const [chapterForm] = Form.useForm<ChapterFields>();
+
+  const load = useCallback(async () => {
+    const found = await shown(get<BookWithChapters>(`/api/admin/books/${id}`));
+    if (!found) {
+      setMissing(true);
+      return;
+    }
+    setBook(found);
+    form.setFieldsValue(Object.fromEntries(BOOK_FIELDS.map((k) => [k, found[k]])) as BookFields);
+  }, [id, form]);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  if (missing) {
+    return (
+      <PageContainer title="书籍编辑" onBack={() => navigate('/books')}>
+        <Empty description="这本书不存在" />
+      </PageContainer>
+    );
+  }
+  if (!book) {
+    return (
+      <PageContainer title="书籍编辑">
+        <Skeleton active />
+      </PageContainer>
+    );
+  }
+
+  const save = async (values: BookFields) => {
+    const changes = changedFields(book, values);
+    if (Object.keys(changes).length === 0) {
+      message.info('没有修改');
+      return true;
+    }
+    const saved = await shown(
+      post<Book>(`/api/admin/books/${id}`, { version: book.version, ...changes }, { form, onConflict: load }),
+    );
+    if (saved) {
+      setBook({ ...book, ...saved });
+      message.success('已保存');
+    }
+    return true;
+  };
+
+  const uploadCover = async (file: File) => {
+    const body = new FormData();
+    body.append('image', file);
+    const saved = await shown(postMultipart<{ book: Book }>(`/api/admin/books/${id}/cover`, body));
+    if (saved) {
+      setBook({ ...book, ...saved.book });
+      message.success('封面已更新');
+    }
+  };
+
+  const price = async (values: { freeChapters: number; price: number }) => {
+    const saved = await shown(post<BookWithChapters>(`/api/admin/books/${id}/pricing`, values));
+    if (saved) {
+      setBook(saved);
+      message.success('已保存');
+    }
+  };
+
+  const openChapter = (chapter: Chapter) => {
+    setEditing(chapter);
+    chapterForm.setFieldsValue({
+      title: chapter.title,
+      price: chapter.price,
+      publishAt: chapter.publishAt ? dayjs(chapter.publishAt) : null,
+    });
+  };
+
+  const saveChapter = async (values: ChapterFields) => {
+    if (!editing) return true;
+    const body: { title?: string; price?: number; publishAt?: string | null } = {};
+    if (values.title !== editing.title) body.title = values.title;
+    if (values.price !== editing.price) body.price = values.price;
+    if (!sameTime(editing.publishAt, values.publishAt))
+      body.publishAt = values.publishAt?.toISOString() ?? null;
+    if (Object.keys(body).length === 0) return true;
+    const saved = await shown(
+      post<Pick<Chapter, 'number' | 'title' | 'price' | 'publishAt'>>(
+        `/api/admin/books/${id}/chapters/${editing.number}`,
+        body,
+        { form: chapterForm },
+      ),
+    );
+    if (!saved) return false;
+    setBook({
+      ...book,
+      chapters: book.chapters.map((c) => (c.number === saved.number ? { ...c, ...saved } : c)),
+    });
+    message.success(`第 ${saved.number} 话已保存`);
+    return true;
+  };
+
+  const columns: TableColumnsType<Chapter> = [
+    { title: '话', dataIndex: 'number', width: 70 },
+    { title: '标题', dataIndex: 'title' },
+    {
+      title: '价格（阅币）',
+      dataIndex: 'price',
+      width: 120,
+      render: (p: number) => (p === 0 ? <Tag color="green">免费</Tag> : p),
+    },
+    { title: '页数', dataIndex: 'pages', width: 80 },
+    {
+      title: '定时发布',
+      dataIndex: 'publishAt',
+      width: 180,
+      render: (at: string | null) => (at ? <Tag color="orange">{dateTime(at)}</Tag> : '已发布'),
+    },
+  ];
+  if (canWrite) {
+    columns.push({
+      title: '操作',
+      key: 'edit',
+      width: 90,
+      render: (_, chapter) => (
+        <Button type="link" size="small" onClick={() => openChapter(chapter)}>
+          编辑
+        </Button>
+      ),
+    });
+  }
+
+  return (
+    <PageContainer
+      title={`《${book.title}》`}
+      subTitle={`ID ${book.id}`}
+      onBack={() => navigate('/books')}
+      tags={[
+        book.published ? (
+          <Tag key="p" color="success">
+            上架
+          </Tag>
+        ) : (
+          <Tag key="p">下架</Tag>
+        ),
+        <Tag key="s">{STATUS_NAMES[book.status]}</Tag>,
+      ]}
+      extra={[
+        <Button key="reader" href={`/book/${book.id}`} target="_blank">
+          在阅读端查看
+        </Button>,
+      ]}
+    >
+      <Row gutter={16}>
+        <Col span={16}>
+          <ProCard title="基本信息" bordered>
+            <ProForm<BookFields>
+              name="book"
+              form={form}
+              disabled={!canWrite}
+              onFinish={save}
+              layout="horizontal"
+              labelCol={{ span: 4 }}
+              wrapperCol={{ span: 18 }}
+              submitter={
+                canWrite
+                  ? {
+                      searchConfig: { submitText: '保存', resetText: '重置' },
+                      render: (_, dom) => (
+                        <Form.Item wrapperCol={{ offset: 4 }}>{<Space>{dom}</Space>}</Form.Item>
+                      ),
+                    }
+                  : false
+              }
+            >
+              <ProFormText
+                name="title"
+                label="书名"
+                rules={[{ required: true, whitespace: true, message: '请输入书名' }]}
+              />
+              <ProFormText
+                name="author"
+                label="作者"
+                rules={[{ required: true, whitespace: true, message: '请输入作者' }]}
+              />
+              <ProFormTextArea name="description" label="简介" fieldProps={{ rows: 4, maxLength: 2000 }} />
+              <ProFormSelect name="categoryId" label="分类" options={categoryOptions(categories)} />
+              <ProFormRadio.Group
+                name="status"
+                label="状态"
+                options={[
+                  { label: STATUS_NAMES.serialize, value: 'serialize' },
+                  { label: STATUS_NAMES.finish, value: 'finish' },
+                ]}
+              />
+              <ProFormSwitch name="vipFree" label="VIP免费" />
+              <ProFormSwitch
+                name="published"
+                label="上架"
+                fieldProps={{ checkedChildren: '上架', unCheckedChildren: '下架' }}
+              />
+            </ProForm>
+          </ProCard>
+        </Col>
+        <Col span={8}>
+          <ProCard title="封面" bordered>
+            <Space direction="vertical" size={12}>
+              {book.cover ? (
+                <img
+                  className="cover-preview"
+                  src={imageUrl(book.cover, 200)}
+                  alt="封面"
+                  data-testid="cover"
+                />
+              ) : (
+                <Typography.Text type="secondary">暂无封面</Typography.Text>
+              )}
+              {canWrite && (
+                <Upload
+                  accept="image/png,image/jpeg,image/webp"
+                  showUploadList={false}
+                  customRequest={({ file, onSuccess, onError }) => {
+                    uploadCover(file as File).then(
+                      () => onSuccess?.(null),
+                      (err: Error) => onError?.(err),
+                    );
+                  }}
+                >
+                  <Button icon={<UploadOutlined />}>上传新封面</Button>
+                </Upload>
+              )}
+            </Space>
+          </ProCard>
+          {canWrite && (
+            <ProCard title="批量定价" bordered style={{ marginTop: 16 }}>
+              <Form<{ freeChapters: number; price: number }>
+                layout="inline"
+                onFinish={price}
+                initialValues={{ freeChapters: 3, price: 30 }}
+                data-testid="pricing-form"
+              >
+                <Space wrap size={4} align="center">
+                  <span>前</span>
+                  <Form.Item name="freeChapters" noStyle rules={[{ required: true }]}>
+                    <InputNumber min={0} max={100000} precision={0} style={{ width: 72 }} />
+                  </Form.Item>
+                  <span>话免费，之后每话</span>
+                  <Form.Item name="price" noStyle rules={[{ required: true }]}>
+                    <InputNumber min={0} max={100000} precision={0} style={{ width: 80 }} />
+                  </Form.Item>
+                  <span>阅币</span>
+                  <Button htmlType="submit" type="primary" ghost>
+                    应用
+                  </Button>
+                </Space>
+              </Form>
+            </ProCard>
+          )}
+        </Col>
+      </Row>
+      <ProCard title={`章节（${book.chapters.length}）`} bordered style={{ marginTop: 16 }}>
+        <Table<Chapter>
+          rowKey="number"
+          size="middle"
+          columns={columns}
+          dataSource={book.chapters}
+          pagination={{ defaultPageSize: 50, hideOnSinglePage: true }}
+          data-testid="chapters"
+        />
+      </ProCard>
+      <ModalForm<ChapterFields>
+        name="chapter"
+        title={editing ? `编辑第 ${editing.number} 话` : ''}
+        form={chapterForm}
+        open={editing !== undefined}
+        width={480}
+        modalProps={{ destroyOnClose: false, onCancel: () => setEditing(undefined) }}
+        onOpenChange={(open) => {
+          if (!open) setEditing(undefined);
+        }}
+        dateFormatter={false}
+        onFinish={async (values) => {
+          const done = await saveChapter(values);
+          if (done) setEditing(undefined);
+          return done;
+        }}
+      >
+        <ProFormText
+          name="title"
+          label="标题"
+          rules={[{ required: true, whitespace: true, message: '请输入标题' }]}
+        />
+        <ProFormDigit
+          name="price"
+          label="价格（阅币，0 为免费）"
+          min={0}
+          max={100000}
+          fieldProps={{ precision: 0 }}
+        />
+        <ProFormDateTimePicker
+          name="publishAt"
+          label="定时发布"
+          tooltip="未来的时间：到时才对读者可见；清空即立即发布"
+          fieldProps={{ style: { width: '100%' } }}
+        />
+      </ModalForm>
+    </PageContainer>
+  );
+}

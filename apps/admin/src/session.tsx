@@ -1,0 +1,30 @@
+import { createContext, type ReactNode, useContext, useMemo, useState } from 'react';
+import type { Operator, Role } from './types.ts';
+
+/** Who writes the catalogue, the home page and the branches (the server's CATALOGUE_WRITERS). */
+export const CATALOGUE_WRITERS: readonly Role[] = ['owner', 'editor'];
+export const OWNER_ONLY: readonly Role[] = ['owner'];
+export const COMPLAINT_READERS: readonly Role[] = ['owner', 'support'];
+export const ANY_ROLE: readonly Role[] = ['owner', 'editor', 'finance', 'support'];
+
+interface Session {
+  /** The signed-in operator; undefined until GET /api/admin/me answered. */
+  operator: Operator | undefined;
+  setOperator(operator: Operator | undefined): void;
+}
+
+const SessionContext = createContext<Session>({ operator: undefined, setOperator: () => undefined });
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [operator, setOperator] = useState<Operator | undefined>(undefined);
+  const value = useMemo(() => ({ operator, setOperator }), [operator]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export const useSession = () => useContext(SessionContext);
+
+/** Whether the signed-in operator's role is one of `roles` (the screens hide what the server would refuse). */
+export function useCan(roles: readonly Role[]) {
+  const { operator } = useSession();
+  return operator !== undefined && roles.includes(operator.role);
+}
