@@ -22,6 +22,9 @@ if (!existsSync(built) || stale(path.join(serverOut, 'main.js'), serverSources))
     process.exit(1);
   }
 }
-const child = spawn(process.execPath, ['--enable-source-maps', built, ...args], { cwd: root, stdio: 'inherit' });
+const child = spawn(process.execPath, ['--enable-source-maps', built, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

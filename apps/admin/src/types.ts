@@ -90,7 +90,8 @@ export const OUTCOME_NAMES: Record<ImportOutcome, string> = {
 export interface ImportJob {
   id: number;
   fileName: string;
-  state: 'running' | 'done' | 'failed';
+  /** queued: waiting for its server (or for its server to come back); running: pages being imported. */
+  state: 'queued' | 'running' | 'done' | 'failed';
   pagesDone: number;
   pagesTotal: number;
   message: string | null;

@@ -36,6 +36,7 @@ const percentOf = (job: ImportJob) =>
   job.state === 'done' ? 100 : job.pagesTotal > 0 ? Math.floor((job.pagesDone / job.pagesTotal) * 100) : 0;
 
 const STATE_TAGS: Record<ImportJob['state'], { color: string; text: string }> = {
+  queued: { color: 'default', text: '排队中' },
   running: { color: 'processing', text: '导入中' },
   done: { color: 'success', text: '完成' },
   failed: { color: 'error', text: '失败' },
@@ -53,10 +54,11 @@ function JobResult({ job }: { job: ImportJob }) {
       </Space>
       <Progress
         percent={percentOf(job)}
-        status={job.state === 'failed' ? 'exception' : job.state === 'running' ? 'active' : 'success'}
+        status={job.state === 'failed' ? 'exception' : job.state === 'done' ? 'success' : 'active'}
         format={(p) => `${p}%（${job.pagesDone}/${job.pagesTotal} 页）`}
         data-testid="import-progress"
       />
+      {job.state === 'queued' && job.message && <Alert type="info" showIcon message={job.message} />}
       {job.state === 'failed' && (
         <Alert type="error" showIcon message="导入失败" description={job.message ?? '未知错误'} />
       )}
@@ -135,7 +137,7 @@ export default function ImportsPage() {
   // While the job runs, ask for it every 500 ms; when it ends, the recent imports show it.
   useEffect(() => {
     if (!job) return;
-    if (job.state !== 'running') {
+    if (job.state !== 'running' && job.state !== 'queued') {
       table.current?.reload();
       return;
     }
@@ -186,7 +188,7 @@ export default function ImportsPage() {
             onFinish={submit}
             initialValues={{ vipFree: false, replace: false, dryRun: false }}
             submitter={{ searchConfig: { submitText: '开始导入', resetText: '重置' } }}
-            disabled={job?.state === 'running'}
+            disabled={job?.state === 'running' || job?.state === 'queued'}
           >
             <Form.Item
               name="files"

@@ -25,6 +25,7 @@ const LEFTOVER_MS = 24 * 3600 * 1000;
 async function sweepLeftovers(dir: string) {
   const names = await readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
+    if (name.startsWith('.')) continue; // .place: the data directory's id on the import queue
     const folder = path.join(dir, name);
     const info = await stat(folder).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > LEFTOVER_MS) await rm(folder, { recursive: true, force: true });

@@ -11,9 +11,9 @@ import { consoleRoutes } from './console.routes.ts';
 import { consoleUploads } from './console-uploads.ts';
 import { homeConsoleRoutes } from './home-console.routes.ts';
 import { createHomeConsole } from './home-console.ts';
-import { importRoutes } from './import/import.routes.ts';
-import { createImportJobs } from './import/import-jobs.ts';
-import type { ImportReport, ImportRun } from './import/index.ts';
+import { describeImportFailure, importRoutes } from './import/import.routes.ts';
+import { createImportJobs, createImportWorker, uploadPlace } from './import/import-jobs.ts';
+import type { ImportOptions, ImportReport, ImportRun } from './import/index.ts';
 import { runImport } from './import/index.ts';
 import { createScheduledChapters } from './scheduled-chapters.ts';
 
@@ -57,14 +57,34 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
   };
   // Uploads (an archive to import, a cover, an ad's picture) in a context of their own: only these routes read
   // multipart forms.
+  // Uploaded imports: a queue in the database, worked by the servers on the data directory holding the archive.
+  const uploadDir = path.join(ctx.config.dataDir, 'uploads');
+  const place = await uploadPlace(uploadDir);
+  const jobs = createImportJobs(ctx.db);
+  const log = ctx.log.child({ job: 'import-jobs' });
+  const worker = createImportWorker({
+    jobs,
+    place,
+    run: (job, progress) =>
+      runImport(runner, {
+        source: job.source,
+        options: job.options as ImportOptions,
+        by: { operatorId: job.operatorId, actor: job.actor },
+        progress,
+      }),
+    describe: (err) => describeImportFailure(err, log),
+    log,
+  });
+  ctx.jobs.add(worker.loop);
+  app.addHook('preClose', async () => worker.close());
   await app.register(async (uploads) => {
     await consoleUploads(uploads, ctx);
     await importRoutes(uploads, {
-      jobs: createImportJobs(ctx.db),
-      runner,
-      uploadDir: path.join(ctx.config.dataDir, 'uploads'),
+      jobs,
+      kick: worker.kick,
+      uploadDir,
+      place,
       maxBytes: ctx.config.importUploadBytes,
-      log: ctx.log.child({ job: 'import' }),
     });
   });
   return {

@@ -9,9 +9,8 @@ import { consolePageQuery, consoleWindow } from '../../../shared/pagination.ts';
 import { receiveToDisk } from '../../../shared/upload.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../../operators/index.ts';
 import { type ImportOptions, ImportRefused, partialReportOf } from './import-book.ts';
-import { createImportQueue, type ImportJobs, publicImportJob } from './import-jobs.ts';
+import { type ImportJobs, publicImportJob } from './import-jobs.ts';
 import { UnreadablePage } from './import-pages.ts';
-import { type ImportRun, type ImportRunnerDeps, runImport } from './import-runner.ts';
 import { ImportSourceError } from './import-source.ts';
 
 const tags = ['admin'];
@@ -54,32 +53,32 @@ export function importOptionsOf(fields: Record<string, string>): ImportOptions {
 const isRefusal = (err: unknown): err is Error =>
   err instanceof ImportRefused || err instanceof UnreadablePage || err instanceof ImportSourceError;
 
+/** What the operator is told of a failed import: a refusal as it is (without this server's paths), else nothing. */
+export function describeImportFailure(err: unknown, log: { error(obj: object, msg: string): void }) {
+  if (!isRefusal(err)) log.error({ err }, 'import job failed');
+  const message = isRefusal(err)
+    ? err.message.replaceAll(/\/[^\s:：]*\/uploads\/[0-9a-f-]{36}\//g, '')
+    : '导入失败：服务器出错，请稍后再试';
+  return { message, report: partialReportOf(err) };
+}
+
 /**
- * The console's import by upload: the archive is saved under DATA_DIR/uploads and imported by runImport, the code
- * `npm run import` runs; the browser follows its progress with GET /api/admin/imports/{id}, from any server.
+ * The console's import by upload: the archive is saved under DATA_DIR/uploads and queued (import_jobs); a server on
+ * this data directory runs it with runImport, the code `npm run import` runs (import-jobs.ts). The browser follows
+ * its progress with GET /api/admin/imports/{id}, from any server.
  */
 export async function importRoutes(
   app: FastifyInstance,
   deps: {
     jobs: ImportJobs;
-    runner: ImportRunnerDeps;
+    /** Wakes this server's worker. */
+    kick(): void;
     uploadDir: string;
+    place: string;
     maxBytes: number;
-    log: { error(obj: object, msg: string): void };
   },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const queue = createImportQueue(deps.jobs, {
-    log: deps.log,
-    describe(err) {
-      if (!isRefusal(err)) deps.log.error({ err }, 'import job failed');
-      // Paths on this server mean nothing to the operator: the archive is named from its own folder on.
-      const message = isRefusal(err)
-        ? err.message.replaceAll(/\/[^\s:：]*\/uploads\/[0-9a-f-]{36}\//g, '')
-        : '导入失败：服务器出错，请稍后再试';
-      return { message, report: partialReportOf(err) };
-    },
-  });
 
   r.post(
     '/api/admin/imports',
@@ -101,20 +100,23 @@ export async function importRoutes(
         // A one-chapter archive without ComicInfo.xml names its book by its folder: the file's own name.
         subfolder: (name) => path.parse(name).name,
       });
-      const cleanUp = () => rm(upload.folder, { recursive: true, force: true });
-      let run: ImportRun;
+      let options: ImportOptions;
       try {
         if (!ARCHIVE.test(upload.fileName)) throw badRequest('请上传 .cbz 或 .zip 文件', 'file');
-        run = { source: upload.file, options: importOptionsOf(upload.fields), by };
+        options = importOptionsOf(upload.fields);
       } catch (err) {
-        await cleanUp();
+        await rm(upload.folder, { recursive: true, force: true });
         throw err;
       }
-      const job = await deps.jobs.create({ fileName: upload.fileName, options: run.options, by });
-      queue
-        .start(job.id, (progress) => runImport(deps.runner, { ...run, progress }))
-        .finally(cleanUp)
-        .catch((err) => deps.log.error({ err }, 'import job: clean-up failed'));
+      const job = await deps.jobs.create({
+        fileName: upload.fileName,
+        options,
+        by,
+        place: deps.place,
+        folder: upload.folder,
+        source: upload.file,
+      });
+      deps.kick();
       return reply.code(202).send(ok({ import: publicImportJob(job) }));
     },
   );
