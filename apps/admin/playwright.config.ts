@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 import { dataDir, port, root } from './e2e/server-env.ts';
 
 // The console's browser tests: Debian's Chromium (no downloaded browser) at a desktop viewport against the real
@@ -23,17 +24,7 @@ export default defineConfig({
     hasTouch: false,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   webServer: {
     // What `npm start` runs: the built server (built first if a source is newer). Its log (pino JSON) goes to

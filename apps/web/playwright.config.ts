@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
 
 // Browser tests drive Debian's Chromium (no downloaded browser) at a phone viewport against the real server,
 // started on a fresh data directory with the demo library (ARCHITECTURE.md, convention 8).
@@ -28,17 +29,7 @@ export default defineConfig({
     timezoneId: 'Asia/Shanghai',
     userAgent:
       'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
   },
   webServer: {
     // What `npm start` runs: the built server (built first if a source is newer, as when `npm run e2e` runs alone).

@@ -1,0 +1,3 @@
+// Types of chromium.mjs, for the Playwright configs (TypeScript).
+export declare const chromiumPath: string;
+export declare const chromiumArgs: string[];
