@@ -197,6 +197,56 @@ export const configSchema = Type.Object(
       expected: '1 to 64 letters, digits, _ or -',
       description: 'our merchant id at the sandbox gateway',
     }),
+    PAY_RECONCILE_SECONDS: count(
+      120,
+      10,
+      3600,
+      'seconds between two passes of the reconciler, which asks Alipay and WeChat Pay about orders still open after a few minutes and credits what was paid (one server at a time runs it)',
+    ),
+    ALIPAY_APP_ID: optional(
+      'unset (Alipay channels use the sandbox, or are under maintenance)',
+      'our application id at Alipay (开放平台 APPID); with it, the Alipay channels go through Alipay and the keys below are required',
+    ),
+    ALIPAY_PRIVATE_KEY: optional(
+      'unset',
+      'our application private key (PEM, RSA2) for signing requests to Alipay',
+      {
+        writeOnly: true,
+      },
+    ),
+    ALIPAY_PRIVATE_KEY_FILE: optional('unset', 'a file holding `ALIPAY_PRIVATE_KEY` instead'),
+    ALIPAY_PUBLIC_KEY: optional(
+      'unset',
+      "Alipay's public key (PEM, 支付宝公钥, not our application public key) for checking what Alipay sends",
+    ),
+    ALIPAY_PUBLIC_KEY_FILE: optional('unset', 'a file holding `ALIPAY_PUBLIC_KEY` instead'),
+    ALIPAY_GATEWAY: text('https://openapi.alipay.com/gateway.do', "Alipay's gateway address"),
+    ALIPAY_SELLER_ID: optional(
+      'unset (not checked)',
+      'our seller id (PID, 2088…): a notification for another seller is refused',
+    ),
+    WECHATPAY_MCHID: optional(
+      'unset (WeChat Pay channels use the sandbox, or are under maintenance)',
+      'our merchant id at WeChat Pay (商户号); with it, the WeChat Pay channels go through WeChat Pay and the settings below are required',
+    ),
+    WECHATPAY_APPID: optional('unset', 'the AppID bound to the merchant (the official account for JSAPI)'),
+    WECHATPAY_SERIAL: optional(
+      'unset',
+      'the serial number of our merchant API certificate (商户API证书序列号)',
+    ),
+    WECHATPAY_PRIVATE_KEY_FILE: optional('unset', 'our merchant API private key (apiclient_key.pem)'),
+    WECHATPAY_APIV3_KEY: optional('unset', 'the APIv3 key (32 characters) that decrypts notifications', {
+      writeOnly: true,
+    }),
+    WECHATPAY_PLATFORM_PUBLIC_KEY_FILE: optional(
+      'unset',
+      "WeChat Pay's platform public key (微信支付公钥, PEM) for checking its answers and notifications",
+    ),
+    WECHATPAY_PLATFORM_PUBLIC_KEY_ID: optional(
+      'unset',
+      "that public key's id (PUB_KEY_ID_…), sent as `Wechatpay-Serial`",
+    ),
+    WECHATPAY_BASE_URL: text('https://api.mch.weixin.qq.com', "WeChat Pay's API address"),
     LOG_LEVEL: text('info', 'pino log level; logs are JSON lines with a `reqId` per request'),
     DRAIN_SECONDS: count(
       10,

@@ -4,6 +4,12 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envSchema, { type EnvSchemaOpt } from 'env-schema';
+import {
+  type AlipaySettings,
+  alipaySettings,
+  type WechatPaySettings,
+  wechatPaySettings,
+} from './config-payments.ts';
 import { configSchema, type Env, EXTRA_KEYWORDS, FLAG_TRUE, KEY_FILES } from './config-schema.ts';
 import {
   allowedOrigins,
@@ -36,6 +42,10 @@ export interface Config {
   storage: 'local' | 's3';
   /** The bucket's settings: set exactly when storage is 's3'. */
   s3: S3Settings | undefined;
+  /** Real gateways: set when their keys are (config-payments.ts); their channels then go through them. */
+  alipay: AlipaySettings | undefined;
+  wechatPay: WechatPaySettings | undefined;
+  payReconcileSeconds: number;
   /** AES-256-GCM key for covers, 32 bytes. */
   coverKey: Buffer;
   /** HMAC-SHA256 key of the grants on priced pages, 32 bytes; the same on every server. */
@@ -201,6 +211,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     imageCacheDir: path.resolve(env.IMAGE_CACHE_DIR ?? path.join(dataDir, 'image-cache')),
     storage: env.STORAGE === 's3' ? 's3' : 'local',
     s3: s3Settings(env),
+    alipay: alipaySettings(env),
+    wechatPay: wechatPaySettings(env),
+    payReconcileSeconds: env.PAY_RECONCILE_SECONDS,
     coverKey: storedKey(env.COVER_KEY, dataDir, 'COVER_KEY'),
     pageGrantKey: storedKey(env.PAGE_GRANT_KEY, dataDir, 'PAGE_GRANT_KEY'),
     publicOrigin,

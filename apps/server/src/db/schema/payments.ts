@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 // A pack in the recharge centre: coins (itemCount + presentCount bonus) or VIP days (itemCount).
@@ -87,6 +87,8 @@ export const payOrders = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    // When the reconciler last asked the gateway about this order (it asks the least recently asked first).
+    checkedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     check('pay_orders_purpose', sql`${t.purpose} in ('coin', 'vip')`),
@@ -97,6 +99,10 @@ export const payOrders = pgTable(
     // find_account looks up paid orders of one China-time day; the sweeper looks for stale created orders.
     index('pay_orders_by_paid_at').on(t.paidAt),
     index('pay_orders_stale').on(t.status, t.expiresAt),
+    // The reconciler's round: orders not paid yet, least recently asked first.
+    index('pay_orders_unsettled')
+      .on(t.checkedAt, t.createdAt)
+      .where(sql`${t.status} in ('created', 'expired')`),
   ],
 );
 
@@ -110,9 +116,11 @@ export const payOrderEvents = pgTable(
       .references(() => payOrders.id, { onDelete: 'cascade' }),
     fromStatus: text(),
     toStatus: text().notNull(),
-    // e.g. 'apply', 'notify', 'sweeper', plus the gateway's trade number or a refusal reason
+    // e.g. 'apply', 'notify', 'query' (the reconciler), 'sweeper', plus the gateway's trade number or a refusal reason
     source: text().notNull(),
     detail: text().notNull().default(''),
+    // What the gateway said (a notification, a query's answer), without signatures or secrets: the order's story.
+    payload: jsonb(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('pay_order_events_by_order').on(t.orderId, t.id)],

@@ -16,7 +16,7 @@ export type BusinessEvent =
   /** payments: the sweeper expired `count` unpaid orders. */
   | { event: 'orders-expired'; count: number }
   /** payments: a gateway's notification and what became of it (credited: the order was paid now). */
-  | { event: 'pay-notification'; outcome: 'credited' | 'duplicate' | 'refused' }
+  | { event: 'pay-notification'; outcome: 'credited' | 'duplicate' | 'recorded' | 'refused' }
   /** wallet: a chapter bought for `coins` (0 when nothing was charged: free, VIP-free, already owned). */
   | { event: 'chapter-bought'; coins: number };
 

@@ -102,7 +102,7 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
   });
   const notifications = new client.Counter({
     name: 'yueman_pay_notifications_total',
-    help: 'Payment notifications from gateways: accepted (credited, or a duplicate of a paid order) or refused',
+    help: 'Payment notifications from gateways: accepted (credited, a duplicate of a paid order, or recorded: a state that is not a payment) or refused',
     labelNames: ['result'],
     registers,
   });
@@ -186,7 +186,7 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
     ordersExpired(count: number) {
       if (count > 0) ordersExpired.inc(count);
     },
-    notification(outcome: 'credited' | 'duplicate' | 'refused') {
+    notification(outcome: 'credited' | 'duplicate' | 'recorded' | 'refused') {
       notifications.inc({ result: outcome === 'refused' ? 'refused' : 'accepted' });
       if (outcome === 'credited') ordersPaid.inc();
     },

@@ -2,11 +2,14 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { backgroundLoop } from '../../shared/background-loop.ts';
 import type { ModuleContext } from '../module-context.ts';
+import { createAlipayGateway } from './gateways/alipay.gateway.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createSandboxGateway } from './gateways/sandbox.gateway.ts';
+import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 import { expireStaleOrders, type PaymentsDeps } from './payments.service.ts';
+import { createReconciler, type ReconcileOutcome } from './reconciler.ts';
 import { createSandboxNotifier, type NotifySend } from './sandbox/sandbox.notifier.ts';
 import { createSandboxProvider } from './sandbox/sandbox.provider.ts';
 import { createSandboxRepository } from './sandbox/sandbox.repository.ts';
@@ -23,6 +26,8 @@ export interface PaymentsPort {
   ): Promise<{ delivered: number; failed: number; more: boolean }>;
   /** One pass of the sweeper: expires unpaid orders whose time is up; answers their ids. */
   expireStaleOrders(now?: Date): Promise<number[]>;
+  /** One round of the reconciler as if at `now`: what each order asked about turned out to be. */
+  reconcile(now?: Date): Promise<{ outcomes: ReconcileOutcome[]; more: boolean }>;
 }
 
 /** This server's own address as seen from itself, once it listens (notifications loop back to it). */
@@ -59,12 +64,16 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
       attributionOf: (userId) => ctx.ports.users.attributionOf(userId),
     },
     wallet: { creditPaidOrder: (tx, order) => ctx.ports.wallet.creditPaidOrder(tx, order) },
-    // Without the sandbox its channels have no gateway: not offered, refused at apply, notifications refused.
-    gateways: new GatewayRegistry(
-      config.sandboxPay
+    // A channel goes through the real gateway of its kind when its keys are set (its constructor checks them and
+    // stops the start naming the wrong one), else through the sandbox where the sandbox is allowed; with neither
+    // it is not offered, refused at apply, and its notifications are refused.
+    gateways: new GatewayRegistry([
+      ...(config.alipay ? [createAlipayGateway(config.alipay)] : []),
+      ...(config.wechatPay ? [createWechatPayGateway(config.wechatPay)] : []),
+      ...(config.sandboxPay
         ? [createSandboxGateway({ provider, merchantId: merchant.id, key: merchant.key })]
-        : [],
-    ),
+        : []),
+    ]),
     publicOrigin: config.publicOrigin,
     ownOrigins: new Set(config.trustedOrigins),
     notifyBase: () => config.payNotifyBase || ownAddress(app, config.port),
@@ -87,6 +96,13 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     }),
   );
 
+  // Orders whose notification never came: the real gateways are asked (once across servers).
+  const reconciler = createReconciler(deps, {
+    everySeconds: config.payReconcileSeconds,
+    log: ctx.log.child({ job: 'pay-reconciler' }),
+  });
+  ctx.jobs.add(reconciler.loop);
+
   await paymentsRoutes(app, deps);
   ctx.log.info(
     { sandboxPay: config.sandboxPay },
@@ -108,5 +124,6 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     payerOf: deps.repo.payerOf,
     deliverDueNotifications: notifier.deliverDueNotifications,
     expireStaleOrders: (now) => expireStaleOrders(deps, { now }),
+    reconcile: (now) => reconciler.pass(now),
   };
 }

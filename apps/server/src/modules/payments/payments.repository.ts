@@ -141,6 +141,30 @@ export function createPaymentsRepository(db: Database) {
       return { paid, before: locked };
     },
 
+    /**
+     * The reconciler's next orders: not paid (created or expired), made between `from` and `to` on one of
+     * `gateways`, least recently asked first (never asked before any).
+     */
+    unsettled(q: { from: Date; to: Date; gateways: string[]; limit: number }) {
+      if (q.gateways.length === 0) return Promise.resolve([] as PayOrder[]);
+      return db
+        .select()
+        .from(payOrders)
+        .where(
+          and(
+            inArray(payOrders.status, ['created', 'expired']),
+            inArray(payOrders.gateway, q.gateways),
+            sql`${payOrders.createdAt} between ${q.from.toISOString()}::timestamptz and ${q.to.toISOString()}::timestamptz`,
+          ),
+        )
+        .orderBy(sql`${payOrders.checkedAt} asc nulls first`, payOrders.createdAt)
+        .limit(q.limit);
+    },
+
+    async markChecked(orderId: number) {
+      await db.update(payOrders).set({ checkedAt: sql`now()` }).where(eq(payOrders.id, orderId));
+    },
+
     /** created -> expired for every order whose time is up at `now`, each with its event, in one statement. */
     async expireStale(now: Date) {
       const result = await db.execute(sql`

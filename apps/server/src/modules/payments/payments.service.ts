@@ -3,7 +3,7 @@ import { forbidden, unauthorized } from '../../shared/errors.ts';
 import type { BusinessEvent } from '../metrics/index.ts';
 import type { UsersPort } from '../users/index.ts';
 import type { WalletPort } from '../wallet/index.ts';
-import type { GatewayRegistry, PaymentStart } from './gateways/gateway.ts';
+import { type GatewayRegistry, type PaymentStart, REAL_GATEWAYS } from './gateways/gateway.ts';
 import { clientOf, discountOf, newOrderNo, payAmountAt, safeReturnUrl } from './order-rules.ts';
 import {
   channelNotForClient,
@@ -64,7 +64,7 @@ export async function rechargeCentre(
   }));
   // A channel whose gateway is not installed could not take the payment: it is not offered.
   const subTypes: PaySubType[] = channels
-    .filter((c) => deps.gateways.has(c.gateway))
+    .filter((c) => deps.gateways.forChannel(c) !== undefined)
     .map((c) => ({
       subTypeCode: c.subTypeCode,
       superiorCode: c.superiorCode as PaySubType['superiorCode'],
@@ -123,7 +123,7 @@ export async function applyForPayment(
   const channel = await deps.repo.channel(input.channelCode);
   if (!channel?.active) throw channelUnavailable();
   if (!channel.appTypes.includes(input.appType)) throw channelNotForClient();
-  const gateway = deps.gateways.get(channel.gateway);
+  const gateway = deps.gateways.forChannel(channel);
   if (!gateway) throw channelUnderMaintenance();
 
   const pack = await packFor(deps, input, channel);
@@ -169,8 +169,11 @@ export async function applyForPayment(
     subject: pack.title,
     expiresAt: order.expiresAt,
     client: clientOf(input.appType),
-    notifyUrl: `${deps.notifyBase()}${notifyPath(channel.subTypeCode)}`,
+    // A real gateway notifies one address for all its channels (its name: alipay, wechat_pay); the sandbox, each
+    // channel's own.
+    notifyUrl: `${deps.notifyBase()}${notifyPath(REAL_GATEWAYS.has(gateway.name) ? gateway.name : channel.subTypeCode)}`,
     returnUrl,
+    clientIp: input.clientIp,
   });
   return { order, channel, start };
 }

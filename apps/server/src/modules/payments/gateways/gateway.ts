@@ -16,6 +16,8 @@ export interface PaymentRequest {
   notifyUrl: string;
   /** Absolute URL on the public origin, already checked (no open redirect). */
   returnUrl: string;
+  /** The payer's address (WeChat Pay H5 checks the cashier is opened from it). */
+  clientIp?: string;
 }
 
 export type PaymentStart = { kind: 'redirect'; url: string } | { kind: 'app'; payUrl: string };
@@ -28,7 +30,41 @@ export interface VerifiedNotification {
   /** Cents paid. */
   amount: number;
   merchantId: string;
+  /**
+   * Whether the gateway says the money arrived (Alipay TRADE_SUCCESS or TRADE_FINISHED, WeChat Pay SUCCESS; the
+   * sandbox only notifies payments). False: recorded on the order, changes nothing. Absent means true.
+   */
+  paid?: boolean;
+  /** The gateway's own word for the state (TRADE_SUCCESS, WAIT_BUYER_PAY, SUCCESS, …), for the order's story. */
+  state?: string;
+  /** What the gateway sent, without secrets, kept with the order (pay_order_events). */
+  raw?: Record<string, unknown>;
 }
+
+/** What the gateway says of one order when asked (the reconciler's active query). */
+export type PaymentQuery =
+  | { state: 'paid'; notification: VerifiedNotification; raw: Record<string, unknown> }
+  /** unpaid: still waiting for the payer; closed: it will never be paid; not_found: the gateway never saw it. */
+  | { state: 'unpaid' | 'closed' | 'not_found'; raw: Record<string, unknown> };
+
+/** Money back to the payer: part or all of a paid order, under our own refund number (idempotent at the gateway). */
+export interface RefundRequest {
+  orderNo: string;
+  /** The gateway's number for the payment being refunded. */
+  tradeNo: string;
+  /** Our refund number: asking twice with one number refunds once. */
+  refundNo: string;
+  /** Cents to refund, and the order's total paid in cents. */
+  amount: number;
+  total: number;
+  reason: string;
+  /** Where the gateway notifies the refund's outcome (WeChat Pay), absolute. */
+  notifyUrl: string;
+}
+
+export type RefundResult =
+  | { state: 'success' | 'processing'; refundTradeNo?: string; raw: Record<string, unknown> }
+  | { state: 'failed'; reason: string; raw: Record<string, unknown> };
 
 export type Verification = { ok: true; notification: VerifiedNotification } | { ok: false; reason: string };
 
@@ -59,6 +95,13 @@ export interface PaymentGateway {
   /** Checks the signature (timing-safe) and the shape; never trusts anything in a notification before that. */
   verifyNotification(input: NotificationInput): Promise<Verification>;
   acknowledge(ok: boolean): Acknowledgement;
+  /**
+   * Asks the gateway about one order (optional until each gateway has it: the reconciler skips a gateway without
+   * it). Signed as the gateway documents; its answer's signature is checked before anything in it is believed.
+   */
+  queryPayment?(orderNo: string): Promise<PaymentQuery>;
+  /** Refunds through the gateway (optional, as queryPayment). */
+  refund?(request: RefundRequest): Promise<RefundResult>;
 }
 
 export class GatewayRegistry {
@@ -80,4 +123,22 @@ export class GatewayRegistry {
   has(name: string) {
     return this.#byName.has(name);
   }
+
+  names() {
+    return this.#byName.keys();
+  }
+
+  /**
+   * The gateway that takes a channel's payments: the real one of its kind when its keys are configured (a gateway
+   * named as the channel's superior code, `alipay` or `wechat_pay`), else the channel's own (`sandbox`), if installed.
+   */
+  forChannel(channel: { superiorCode: string; gateway: string }): PaymentGateway | undefined {
+    return (
+      (REAL_GATEWAYS.has(channel.superiorCode) && this.#byName.get(channel.superiorCode)) ||
+      this.get(channel.gateway)
+    );
+  }
 }
+
+/** The real gateways, each named as the spec's superior code of its channels (its notifications' path segment). */
+export const REAL_GATEWAYS: ReadonlySet<string> = new Set(['alipay', 'wechat_pay']);

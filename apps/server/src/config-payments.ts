@@ -1,0 +1,108 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Env } from './config-schema.ts';
+import { ConfigError } from './config-values.ts';
+
+/** Our application at Alipay's open platform (ALIPAY_*): set exactly when ALIPAY_APP_ID is. */
+export interface AlipaySettings {
+  appId: string;
+  /** PEM, as given (PKCS#8 or PKCS#1); checked to be an RSA private key. */
+  privateKey: string;
+  /** Alipay's public key, PEM. */
+  alipayPublicKey: string;
+  gateway: string;
+  sellerId: string | undefined;
+}
+
+/** Our merchant at WeChat Pay, API v3 (WECHATPAY_*): set exactly when WECHATPAY_MCHID is. */
+export interface WechatPaySettings {
+  mchid: string;
+  appid: string;
+  serial: string;
+  privateKey: string;
+  apiV3Key: string;
+  platformPublicKey: string;
+  platformPublicKeyId: string;
+  baseUrl: string;
+}
+
+const trimmed = (value: string | undefined) => value?.trim() || undefined;
+
+/** A setting given inline or as a file (NAME or NAME_FILE, not both; name null: a file only); undefined when neither. */
+function inlineOrFile(env: Env, name: keyof Env | null, fileName: keyof Env | undefined): string | undefined {
+  const inline = name ? trimmed(env[name] as string | undefined) : undefined;
+  const file = fileName ? trimmed(env[fileName] as string | undefined) : undefined;
+  if (inline && file) throw new ConfigError(`set ${name} or ${fileName}, not both`);
+  if (!file) return inline;
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError(`${fileName}: cannot read ${file} (${(err as NodeJS.ErrnoException).code})`);
+  }
+}
+
+/** PEM keys are parsed at start: a wrong or swapped key stops the server with its variable's name. */
+function rsaKey(pem: string, name: string, kind: 'private' | 'public') {
+  try {
+    const key = kind === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
+    if (key.asymmetricKeyType !== 'rsa') throw new Error(`a ${key.asymmetricKeyType} key, not RSA`);
+  } catch (err) {
+    throw new ConfigError(
+      `${name} is not an RSA ${kind} key in PEM (${(err as Error).message.split('\n')[0]})`,
+    );
+  }
+  return pem;
+}
+
+const requiredWith = (group: string) => (env: Env, name: keyof Env | null, fileName?: keyof Env) => {
+  const value = inlineOrFile(env, name, fileName);
+  if (!value) throw new ConfigError(`${fileName ?? name} is required with ${group}`);
+  return value;
+};
+
+export function alipaySettings(env: Env): AlipaySettings | undefined {
+  const appId = trimmed(env.ALIPAY_APP_ID);
+  if (!appId) return undefined;
+  const need = requiredWith('ALIPAY_APP_ID');
+  return {
+    appId,
+    privateKey: rsaKey(
+      need(env, 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PRIVATE_KEY_FILE'),
+      'ALIPAY_PRIVATE_KEY',
+      'private',
+    ),
+    alipayPublicKey: rsaKey(
+      need(env, 'ALIPAY_PUBLIC_KEY', 'ALIPAY_PUBLIC_KEY_FILE'),
+      'ALIPAY_PUBLIC_KEY',
+      'public',
+    ),
+    gateway: env.ALIPAY_GATEWAY,
+    sellerId: trimmed(env.ALIPAY_SELLER_ID),
+  };
+}
+
+export function wechatPaySettings(env: Env): WechatPaySettings | undefined {
+  const mchid = trimmed(env.WECHATPAY_MCHID);
+  if (!mchid) return undefined;
+  const need = requiredWith('WECHATPAY_MCHID');
+  const apiV3Key = need(env, 'WECHATPAY_APIV3_KEY');
+  if (Buffer.byteLength(apiV3Key) !== 32) throw new ConfigError('WECHATPAY_APIV3_KEY must be 32 characters');
+  return {
+    mchid,
+    appid: need(env, 'WECHATPAY_APPID'),
+    serial: need(env, 'WECHATPAY_SERIAL'),
+    privateKey: rsaKey(
+      need(env, null, 'WECHATPAY_PRIVATE_KEY_FILE'),
+      'WECHATPAY_PRIVATE_KEY_FILE',
+      'private',
+    ),
+    apiV3Key,
+    platformPublicKey: rsaKey(
+      need(env, null, 'WECHATPAY_PLATFORM_PUBLIC_KEY_FILE'),
+      'WECHATPAY_PLATFORM_PUBLIC_KEY_FILE',
+      'public',
+    ),
+    platformPublicKeyId: need(env, 'WECHATPAY_PLATFORM_PUBLIC_KEY_ID'),
+    baseUrl: env.WECHATPAY_BASE_URL.replace(/\/+$/, ''),
+  };
+}

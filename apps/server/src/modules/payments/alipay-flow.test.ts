@@ -1,0 +1,154 @@
+// Paying through Alipay end to end, against the Alipay fake on loopback (test/fakes/alipay-fake.ts) that signs as
+// Alipay documents: pay apply to the gateway's cashier, the notification to credit, duplicates and forgeries, a lost
+// notification found by the reconciler. The ledger's invariants hold after each.
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { makeRsaKeyPair } from '../../../test/fakes/alipay-fake.ts';
+import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
+import { startRealGateways } from '../../../test/real-gateways.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { describeDb } from '../../../test/test-database.ts';
+import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
+import { payOrders } from '../../db/schema/index.ts';
+import { applyUrl, balanceOf, demo, eventsOf, moneyState, orderByNo } from './payments.test-support.ts';
+
+describeDb('paying through Alipay (its fake on loopback)', () => {
+  let t: TestApp;
+  let gateways: Awaited<ReturnType<typeof startRealGateways>>;
+  let base: string;
+
+  beforeAll(async () => {
+    gateways = await startRealGateways();
+    t = await createTestApp({ env: { ...manyVisitorsEnv, ...gateways.env } });
+    // The gateway notifies over HTTP: this server listens, and tells the gateway its own address.
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    await expectLedgerInvariants(t.db);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await gateways?.close();
+  });
+
+  /** Pay apply for 3000 coins (+300) through alipay_wap; the browser opens the cashier it is sent to. */
+  async function apply() {
+    const reader = await registerVisitor(t);
+    const res = await t.app.inject({
+      url: applyUrl({
+        ...demo.coin3000,
+        payChannel: 'alipay_wap',
+        rechargerAmount: 3000,
+        vueReturnUrl: '/home',
+      }),
+      headers: { cookie: reader.cookie },
+    });
+    expect(res.statusCode, res.body).toBe(302);
+    const location = String(res.headers.location);
+    expect(location.startsWith(`${gateways.alipay.gateway}?`)).toBe(true);
+    const [order] = await t.db
+      .select()
+      .from(payOrders)
+      .where(eq(payOrders.userId, reader.userId))
+      .orderBy(desc(payOrders.id))
+      .limit(1);
+    if (!order) throw new Error('no order');
+    const cashier = await fetch(location);
+    return { reader, order, location, cashier: await cashier.text(), status: cashier.status };
+  }
+  const notify = (body: string) =>
+    fetch(`${base}/api/pay/notify/alipay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      body,
+    }).then(async (r) => ({ status: r.status, body: await r.text() }));
+
+  it('sends the reader to Alipay’s cashier, signed, and credits once Alipay notifies the payment', async () => {
+    const { reader, order, location, cashier, status } = await apply();
+    const sent = new URL(location);
+    expect(sent.searchParams.get('method')).toBe('alipay.trade.wap.pay');
+    expect(sent.searchParams.get('sign_type')).toBe('RSA2');
+    expect(sent.searchParams.get('notify_url')).toBe(`${base}/api/pay/notify/alipay`);
+    expect(JSON.parse(sent.searchParams.get('biz_content') ?? '{}')).toMatchObject({
+      out_trade_no: order.orderNo,
+      total_amount: '30.00',
+      product_code: 'QUICK_WAP_WAY',
+    });
+    expect(status).toBe(200);
+    expect(cashier).toContain('¥30.00');
+    expect(await balanceOf(t.db, reader.userId)).toBe(0);
+
+    gateways.alipay.pay(order.orderNo);
+    await gateways.alipay.settled();
+    expect(gateways.alipay.notifications().at(-1)).toMatchObject({ acknowledged: true });
+    expect(await balanceOf(t.db, reader.userId)).toBe(3300);
+    const paid = await orderByNo(t.db, order.orderNo);
+    expect(paid).toMatchObject({ status: 'paid', gateway: 'alipay', channel: 'alipay_wap' });
+    const events = await eventsOf(t.db, order.id);
+    expect(events.at(-1)).toMatchObject({ source: 'notify', toStatus: 'paid' });
+    // The notification is kept with the order, without its signature.
+    expect(events.at(-1)?.payload).toMatchObject({
+      out_trade_no: order.orderNo,
+      trade_status: 'TRADE_SUCCESS',
+    });
+    expect(JSON.stringify(events.at(-1)?.payload)).not.toContain('"sign"');
+  });
+
+  it('credits once when the same notification comes 100 times at once', async () => {
+    const { reader, order } = await apply();
+    gateways.alipay.pay(order.orderNo);
+    await gateways.alipay.settled();
+    const { body } = gateways.alipay.signNotification(gateways.alipay.notificationFields(order.orderNo));
+    const answers = await Promise.all(Array.from({ length: 100 }, () => notify(body)));
+    expect(answers.every((a) => a.status === 200 && a.body === 'success')).toBe(true);
+    expect(await balanceOf(t.db, reader.userId)).toBe(3300);
+  });
+
+  it('refuses forged, mistaken and unknown notifications, changing nothing', async () => {
+    const { order } = await apply();
+    const { alipay } = gateways;
+    const fields = (o: Record<string, string> = {}) => alipay.notificationFields(order.orderNo, o);
+    const stranger = makeRsaKeyPair();
+    const before = await moneyState(t.db);
+    const forged = [
+      alipay.signNotification(fields(), stranger.privateKey).body,
+      alipay.signNotification(fields({ sign_type: 'RSA' })).body,
+      alipay.signNotification(fields({ app_id: '2021999999999999' })).body,
+      alipay.signNotification(fields({ seller_id: '2088000000000000' })).body,
+      alipay.signNotification(fields({ total_amount: '0.01' })).body,
+      alipay.signNotification(fields({ out_trade_no: 'NO-SUCH-ORDER-000000000000' })).body,
+      // Signed, then the amount changed on the way.
+      alipay.signNotification(fields()).body.replace(/total_amount=[^&]+/, 'total_amount=0.01'),
+    ];
+    for (const body of forged) expect(await notify(body), body).toEqual({ status: 200, body: 'fail' });
+    expect(await moneyState(t.db)).toEqual(before);
+    const refusals = (await eventsOf(t.db, order.id)).filter((e) => e.detail.startsWith('refused'));
+    expect(refusals.map((e) => e.detail)).toEqual(['refused: amount 1, order asks 3000']);
+  });
+
+  it('records a notification that is not a payment, and the reconciler credits a payment whose notification was lost', async () => {
+    const { reader, order } = await apply();
+    const waiting = gateways.alipay.signNotification(
+      gateways.alipay.notificationFields(order.orderNo, { trade_status: 'WAIT_BUYER_PAY' }),
+    );
+    expect(await notify(waiting.body)).toEqual({ status: 200, body: 'success' });
+    expect((await eventsOf(t.db, order.id)).at(-1)).toMatchObject({ detail: 'alipay says WAIT_BUYER_PAY' });
+
+    gateways.alipay.dropNotifications(1);
+    gateways.alipay.pay(order.orderNo);
+    await gateways.alipay.settled();
+    expect(await balanceOf(t.db, reader.userId)).toBe(0);
+    // Not yet: the payer has a few minutes before the reconciler asks.
+    expect((await t.app.ports.payments.reconcile()).outcomes).not.toContain('credited');
+    const later = new Date(Date.now() + 5 * 60_000);
+    const round = await t.app.ports.payments.reconcile(later);
+    expect(round.outcomes).toContain('credited');
+    expect(await balanceOf(t.db, reader.userId)).toBe(3300);
+    expect((await eventsOf(t.db, order.id)).at(-1)).toMatchObject({ source: 'query', toStatus: 'paid' });
+    // Asked again, or notified after all: nothing more.
+    expect((await t.app.ports.payments.reconcile(later)).outcomes).not.toContain('credited');
+    const late = gateways.alipay.signNotification(gateways.alipay.notificationFields(order.orderNo));
+    expect(await notify(late.body)).toEqual({ status: 200, body: 'success' });
+    expect(await balanceOf(t.db, reader.userId)).toBe(3300);
+  });
+});
