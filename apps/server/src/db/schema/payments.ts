@@ -153,3 +153,33 @@ export const sandboxPayments = pgTable(
     index('sandbox_payments_due').on(t.nextAttemptAt),
   ],
 );
+
+/**
+ * Money given back through the gateway for a paid order, under our refund number (the gateway refunds one number
+ * once: asking again is safe). The number comes from the order and the operator's request id, so a second tap of
+ * the same request is the same refund.
+ */
+export const payRefunds = pgTable(
+  'pay_refunds',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    refundNo: text().notNull().unique(),
+    orderId: integer()
+      .notNull()
+      .references(() => payOrders.id, { onDelete: 'restrict' }),
+    // Cents back to the payer.
+    amount: integer().notNull(),
+    reason: text().notNull(),
+    // processing -> success | failed (as the gateway says; a refund whose answer was lost stays processing)
+    state: text().notNull().default('processing'),
+    gatewayRefundNo: text(),
+    actor: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('pay_refunds_state', sql`${t.state} in ('processing', 'success', 'failed')`),
+    check('pay_refunds_amount', sql`${t.amount} > 0`),
+    index('pay_refunds_by_order').on(t.orderId),
+  ],
+);

@@ -3,6 +3,7 @@
 // notification found by the reconciler. The ledger's invariants hold after each.
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { consoleOperators } from '../../../test/console-kit.ts';
 import { makeRsaKeyPair } from '../../../test/fakes/alipay-fake.ts';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { startRealGateways } from '../../../test/real-gateways.ts';
@@ -150,5 +151,52 @@ describeDb('paying through Alipay (its fake on loopback)', () => {
     const late = gateways.alipay.signNotification(gateways.alipay.notificationFields(order.orderNo));
     expect(await notify(late.body)).toEqual({ status: 200, body: 'success' });
     expect(await balanceOf(t.db, reader.userId)).toBe(3300);
+  });
+
+  it('refunds through Alipay once when the owner asks twice, and refuses more than was paid or a wrong role', async () => {
+    const { admin } = await consoleOperators(t, ['owner', 'finance']);
+    const { order } = await apply();
+    const refundUrl = `/api/admin/orders/${order.orderNo}/refunds`;
+    const unpaid = await admin('owner', 'POST', refundUrl, {
+      amount: 100,
+      reason: '测试',
+      requestId: 'req-unpaid-1',
+    });
+    expect(unpaid.json()).toMatchObject({ code: 400, msg: '订单未支付，不能退款' });
+    gateways.alipay.pay(order.orderNo);
+    await gateways.alipay.settled();
+
+    const ask = () =>
+      admin('owner', 'POST', refundUrl, { amount: 1000, reason: '用户申请', requestId: 'req-0001' });
+    const [first, second] = await Promise.all([ask(), ask()]);
+    for (const res of [first, second]) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.refund).toMatchObject({ amount: 1000, state: 'success' });
+    }
+    expect(gateways.alipay.trade(order.orderNo)?.refunds).toHaveLength(1);
+    expect((await ask()).json().data.refund.state).toBe('success');
+    expect(gateways.alipay.trade(order.orderNo)?.refunds).toHaveLength(1);
+
+    const tooMuch = await admin('owner', 'POST', refundUrl, {
+      amount: 2001,
+      reason: '再退',
+      requestId: 'req-0002',
+    });
+    expect(tooMuch.json()).toMatchObject({
+      code: 400,
+      msg: '退款金额超过可退金额（还可退 20.00 元）',
+      data: { field: 'amount' },
+    });
+    const finance = await admin('finance', 'POST', refundUrl, {
+      amount: 100,
+      reason: '试试',
+      requestId: 'req-0003',
+    });
+    expect(finance.statusCode).toBe(403);
+    expect(gateways.alipay.trade(order.orderNo)?.refunds).toHaveLength(1);
+    // Every answer of Alipay about the refund is kept with the order.
+    const refunds = (await eventsOf(t.db, order.id)).filter((e) => e.source === 'refund');
+    expect(refunds.length).toBeGreaterThan(0);
+    for (const e of refunds) expect(e.detail).toMatch(/^alipay refund RF[0-9A-F]{24} 1000 cents: success$/);
   });
 });

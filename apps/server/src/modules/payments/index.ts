@@ -10,6 +10,7 @@ import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 import { expireStaleOrders, type PaymentsDeps } from './payments.service.ts';
 import { createReconciler, type ReconcileOutcome } from './reconciler.ts';
+import { refundsRoutes } from './refunds.routes.ts';
 import { createSandboxNotifier, type NotifySend } from './sandbox/sandbox.notifier.ts';
 import { createSandboxProvider } from './sandbox/sandbox.provider.ts';
 import { createSandboxRepository } from './sandbox/sandbox.repository.ts';
@@ -104,6 +105,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
   ctx.jobs.add(reconciler.loop);
 
   await paymentsRoutes(app, deps);
+  await refundsRoutes(app, { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
   ctx.log.info(
     { sandboxPay: config.sandboxPay },
     config.sandboxPay

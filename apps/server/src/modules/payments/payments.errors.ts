@@ -1,4 +1,4 @@
-import { badRequest, forbidden } from '../../shared/errors.ts';
+import { badRequest, forbidden, notFound } from '../../shared/errors.ts';
 
 /** Pay apply's refusals: each names the parameter that does not hold, in the reader's words. */
 export const noPackAtAmount = () => badRequest('参数 rechargerAmount 不正确：没有对应的套餐');
@@ -12,3 +12,10 @@ export const wrongAmount = (payAmount: number) =>
 
 /** Pay apply is a navigation from our own pages, never another site's link or form. */
 export const notFromOurPages = () => forbidden('请从本站页面发起支付');
+
+// The console's refunds.
+export const orderNotFound = () => notFound('订单不存在');
+export const orderNotPaid = () => badRequest('订单未支付，不能退款');
+export const gatewayCannotRefund = () => badRequest('该订单的支付渠道不支持原路退款，请在商户平台处理');
+export const refundTooLarge = (left: number) =>
+  badRequest(`退款金额超过可退金额（还可退 ${(left / 100).toFixed(2)} 元）`, 'amount');

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import { payChannels, payConfigs, payOrderEvents, payOrders } from '../../db/schema/index.ts';
+import { payChannels, payConfigs, payOrderEvents, payOrders, payRefunds } from '../../db/schema/index.ts';
 import { one, rowsOf } from '../../shared/rows.ts';
 
 export type PayOrder = typeof payOrders.$inferSelect;
@@ -16,6 +16,8 @@ const APPLY_LOCK = 7_140_001;
 
 export function createPaymentsRepository(db: Database) {
   return {
+    /** For a write outside these methods' own (the audit log's entry of a refund). */
+    db,
     transaction: db.transaction.bind(db),
 
     async activePacks() {
@@ -161,6 +163,38 @@ export function createPaymentsRepository(db: Database) {
         .limit(q.limit);
     },
 
+    /** The refund with this number, made now if it is new; `created` says which (a second tap finds the first). */
+    async refundOnce(row: typeof payRefunds.$inferInsert) {
+      const [made] = await db.insert(payRefunds).values(row).onConflictDoNothing().returning();
+      if (made) return { refund: made, created: true };
+      const [found] = await db.select().from(payRefunds).where(eq(payRefunds.refundNo, row.refundNo));
+      return { refund: found as PayRefund, created: false };
+    },
+
+    /** Cents refunded or being refunded for an order (failed refunds left out), this refund number excepted. */
+    async refundedOf(orderId: number, except: string) {
+      const [row] = await db
+        .select({ cents: sql<number>`coalesce(sum(${payRefunds.amount}), 0)::int` })
+        .from(payRefunds)
+        .where(
+          and(
+            eq(payRefunds.orderId, orderId),
+            sql`${payRefunds.state} <> 'failed'`,
+            sql`${payRefunds.refundNo} <> ${except}`,
+          ),
+        );
+      return Number(row?.cents ?? 0);
+    },
+
+    async settleRefund(refundNo: string, state: string, gatewayRefundNo?: string) {
+      const [row] = await db
+        .update(payRefunds)
+        .set({ state, updatedAt: sql`now()`, ...(gatewayRefundNo ? { gatewayRefundNo } : {}) })
+        .where(eq(payRefunds.refundNo, refundNo))
+        .returning();
+      return row;
+    },
+
     async markChecked(orderId: number) {
       await db.update(payOrders).set({ checkedAt: sql`now()` }).where(eq(payOrders.id, orderId));
     },
@@ -182,3 +216,4 @@ export function createPaymentsRepository(db: Database) {
 }
 
 export type PaymentsRepository = ReturnType<typeof createPaymentsRepository>;
+export type PayRefund = typeof payRefunds.$inferSelect;

@@ -4,6 +4,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { consoleOperators } from '../../../test/console-kit.ts';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { startRealGateways } from '../../../test/real-gateways.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
@@ -144,5 +145,33 @@ describeDb('paying through WeChat Pay (its fake on loopback)', () => {
     expect(await notify(success(order.orderNo))).toMatchObject({ status: 204 });
     gateways.wechatPay.dropNotifications(false);
     expect(await balanceOf(t.db, reader.userId)).toBe(3300);
+  });
+
+  it('refunds through WeChat Pay once when the owner asks twice, and records its refund notification', async () => {
+    const { admin } = await consoleOperators(t, ['owner']);
+    const { order } = await apply();
+    gateways.wechatPay.pay(order.orderNo);
+    await expect
+      .poll(async () => (await orderByNo(t.db, order.orderNo)).status, { timeout: 10_000 })
+      .toBe('paid');
+    const ask = () =>
+      admin('owner', 'POST', `/api/admin/orders/${order.orderNo}/refunds`, {
+        amount: 850,
+        reason: '用户申请',
+        requestId: 'wx-refund-0001',
+      });
+    const answers = await Promise.all([ask(), ask()]);
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+    expect(gateways.wechatPay.refunds()).toHaveLength(1);
+    // WeChat Pay answers PROCESSING, then notifies the outcome to the refund's own address.
+    await expect
+      .poll(async () => (await eventsOf(t.db, order.id)).filter((e) => e.source === 'refund-notify').length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const noticed = (await eventsOf(t.db, order.id)).find((e) => e.source === 'refund-notify');
+    expect(noticed?.detail).toMatch(/^wechat_pay refund RF[0-9A-F]{24}: success$/);
+    expect((await ask()).json().data.refund).toMatchObject({ state: 'success', amount: 850 });
+    expect(gateways.wechatPay.refunds()).toHaveLength(1);
   });
 });

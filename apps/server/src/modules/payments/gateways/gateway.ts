@@ -102,7 +102,21 @@ export interface PaymentGateway {
   queryPayment?(orderNo: string): Promise<PaymentQuery>;
   /** Refunds through the gateway (optional, as queryPayment). */
   refund?(request: RefundRequest): Promise<RefundResult>;
+  /** A refund's own notification (WeChat Pay sends one; Alipay says it in a trade notification). */
+  verifyRefundNotification?(input: NotificationInput): Promise<RefundVerification>;
 }
+
+/** A refund's outcome as the gateway notified it, its signature checked. */
+export interface RefundNotification {
+  orderNo: string;
+  refundNo: string;
+  refundTradeNo: string;
+  state: RefundResult['state'];
+  /** Cents refunded. */
+  amount: number;
+  raw: Record<string, unknown>;
+}
+export type RefundVerification = { ok: true; refund: RefundNotification } | { ok: false; reason: string };
 
 export class GatewayRegistry {
   readonly #byName = new Map<string, PaymentGateway>();

@@ -3,10 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWechatPayFake, type WechatPayFake } from '../../../../test/fakes/wechat-pay-fake.ts';
-import type { NotificationInput, PaymentRequest, Verification } from './gateway.ts';
+import type { NotificationInput, PaymentRequest, RefundVerification, Verification } from './gateway.ts';
 import {
   createWechatPayGateway,
-  type RefundVerification,
   type WechatPayGateway,
   type WechatPayOptions,
 } from './wechat-pay.gateway.ts';

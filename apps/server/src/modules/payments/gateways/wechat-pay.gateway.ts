@@ -15,6 +15,7 @@ import type {
   PaymentStart,
   RefundRequest,
   RefundResult,
+  RefundVerification,
   Verification,
   VerifiedNotification,
 } from './gateway.ts';
@@ -64,21 +65,6 @@ export class WechatPayError extends Error {
 }
 
 /** A refund's outcome as WeChat Pay notified it (REFUND.SUCCESS, REFUND.CLOSED, REFUND.ABNORMAL). */
-export interface RefundNotification {
-  orderNo: string;
-  refundNo: string;
-  refundTradeNo: string;
-  /**
-   * success: the money is back with the payer; failed: CLOSED, nothing refunded; processing: not final (ABNORMAL
-   * too: the bank refused the money back and the operator settles it in the merchant platform).
-   */
-  state: RefundResult['state'];
-  /** Cents refunded. */
-  amount: number;
-  raw: Record<string, unknown>;
-}
-export type RefundVerification = { ok: true; refund: RefundNotification } | { ok: false; reason: string };
-
 export interface WechatPayGateway extends PaymentGateway {
   queryPayment(orderNo: string): Promise<PaymentQuery>;
   refund(request: RefundRequest): Promise<RefundResult>;

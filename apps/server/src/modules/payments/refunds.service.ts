@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Queryable } from '../../db/client.ts';
+import type { AuditEntry } from '../operators/index.ts';
+import { type NotificationInput, REAL_GATEWAYS } from './gateways/gateway.ts';
+import { gatewayCannotRefund, orderNotFound, orderNotPaid, refundTooLarge } from './payments.errors.ts';
+import type { PayRefund } from './payments.repository.ts';
+import { notifyPath, type PaymentsDeps } from './payments.service.ts';
+
+/** Our refund number: the same order and the operator's request id always give the same one (a second tap). */
+export const refundNoOf = (orderNo: string, requestId: string) =>
+  `RF${createHash('sha256').update(`${orderNo}\n${requestId}`).digest('hex').slice(0, 24).toUpperCase()}`;
+
+export const refundView = (r: PayRefund) => ({
+  refundNo: r.refundNo,
+  amount: r.amount,
+  reason: r.reason,
+  state: r.state as 'processing' | 'success' | 'failed',
+  gatewayRefundNo: r.gatewayRefundNo,
+  actor: r.actor,
+  createdAt: r.createdAt.toISOString(),
+});
+
+/**
+ * Gives money back through the order's gateway (docs/payments.md, "Refunds"): part or all of what the payer paid,
+ * never more than is left, under a refund number made from the order and the request id, so a repeated request
+ * (a second tap, a retry after a lost answer) asks the gateway with the same number and refunds once. A refund
+ * whose outcome is not known yet stays `processing`; asking again finishes it. Coins are not taken back here.
+ */
+export async function refundOrder(
+  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'notifyBase'> & {
+    audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
+  },
+  input: {
+    orderNo: string;
+    amount: number;
+    reason: string;
+    requestId: string;
+    by: { operatorId: number; actor: string };
+  },
+) {
+  const order = await deps.repo.orderByNo(input.orderNo);
+  if (!order) throw orderNotFound();
+  if (order.status !== 'paid' || !order.gatewayTradeNo) throw orderNotPaid();
+  const gateway = deps.gateways.get(order.gateway);
+  if (!gateway?.refund) throw gatewayCannotRefund();
+  const refundNo = refundNoOf(order.orderNo, input.requestId);
+  const left = order.payAmount - (await deps.repo.refundedOf(order.id, refundNo));
+  if (input.amount > left) throw refundTooLarge(left);
+  const { refund, created } = await deps.repo.refundOnce({
+    refundNo,
+    orderId: order.id,
+    amount: input.amount,
+    reason: input.reason,
+    actor: input.by.actor,
+  });
+  if (created) {
+    await deps.audit(deps.repo.db, {
+      ...input.by,
+      action: 'order.refund',
+      target: `order:${order.orderNo}`,
+      before: null,
+      after: { refundNo, amount: input.amount, reason: input.reason },
+    });
+  }
+  // Settled already (a repeated request after the answer came): nothing to ask.
+  if (refund.state !== 'processing') return refundView(refund);
+  const answer = await gateway.refund({
+    orderNo: order.orderNo,
+    tradeNo: order.gatewayTradeNo,
+    refundNo,
+    amount: refund.amount,
+    total: order.payAmount,
+    reason: refund.reason,
+    notifyUrl: `${deps.notifyBase()}${notifyPath(gateway.name)}/refund`,
+  });
+  const settled = await deps.repo.settleRefund(
+    refundNo,
+    answer.state,
+    answer.state === 'failed' ? undefined : answer.refundTradeNo,
+  );
+  await deps.repo.addEvent({
+    orderId: order.id,
+    fromStatus: order.status,
+    toStatus: order.status,
+    source: 'refund',
+    detail: `${gateway.name} refund ${refundNo} ${refund.amount} cents: ${answer.state}${answer.state === 'failed' ? ` (${answer.reason})` : ''}`,
+    payload: answer.raw,
+  });
+  return refundView(settled ?? refund);
+}
+
+/** A gateway's notification of a refund's outcome (WeChat Pay): verified, then the refund and the order's story. */
+export async function handleRefundNotification(
+  deps: Pick<PaymentsDeps, 'repo' | 'gateways'>,
+  input: NotificationInput & { log: FastifyBaseLogger },
+) {
+  const gateway = REAL_GATEWAYS.has(input.channel) ? deps.gateways.get(input.channel) : undefined;
+  if (!gateway?.verifyRefundNotification)
+    return { ok: false, ack: { status: 404, contentType: 'text/plain', body: '' } };
+  const verified = await gateway.verifyRefundNotification(input);
+  if (!verified.ok) {
+    input.log.warn(
+      { payments: 'refund-notify-refused', reason: verified.reason },
+      'refund notification refused',
+    );
+    return { ok: false, ack: gateway.acknowledge(false) };
+  }
+  const { refund } = verified;
+  const order = await deps.repo.orderByNo(refund.orderNo);
+  const known = order
+    ? await deps.repo.settleRefund(refund.refundNo, refund.state, refund.refundTradeNo)
+    : undefined;
+  if (order) {
+    await deps.repo.addEvent({
+      orderId: order.id,
+      fromStatus: order.status,
+      toStatus: order.status,
+      source: 'refund-notify',
+      detail: `${gateway.name} refund ${refund.refundNo}: ${refund.state}${known ? '' : ' (not ours)'}`,
+      payload: refund.raw,
+    });
+  }
+  return { ok: true, ack: gateway.acknowledge(true) };
+}
