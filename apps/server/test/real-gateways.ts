@@ -4,8 +4,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { desc, eq } from 'drizzle-orm';
+import { payOrders } from '../src/db/schema/index.ts';
 import { makeAlipayKeys, startAlipayFake } from './fakes/alipay-fake.ts';
 import { startWechatPayFake } from './fakes/wechat-pay-fake.ts';
+import { createTestApp, type TestApp } from './test-app.ts';
+import { manyVisitorsEnv } from './visitors.ts';
 
 export async function startRealGateways() {
   const alipayKeys = makeAlipayKeys();
@@ -60,4 +64,35 @@ export async function startRealGateways() {
     env,
     close: () => Promise.all([alipay.close(), wechatPay.close()]),
   };
+}
+
+/**
+ * A test app whose Alipay and WeChat Pay channels go through the fakes, listening on loopback (the gateways notify
+ * it over HTTP, at the address it tells them); close() stops the app and both fakes.
+ */
+export async function startGatewayApp() {
+  const gateways = await startRealGateways();
+  const t = await createTestApp({ env: { ...manyVisitorsEnv, ...gateways.env } });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    t,
+    gateways,
+    base,
+    close: async () => {
+      await t.close();
+      await gateways.close();
+    },
+  };
+}
+
+/** The reader's newest order (the one pay apply just made). */
+export async function latestOrderOf(t: TestApp, userId: number) {
+  const [order] = await t.db
+    .select()
+    .from(payOrders)
+    .where(eq(payOrders.userId, userId))
+    .orderBy(desc(payOrders.id))
+    .limit(1);
+  if (!order) throw new Error(`no order for user ${userId}`);
+  return order;
 }

@@ -42,10 +42,7 @@ export async function handleNotification(
       'notification refused',
     );
     if (order) {
-      await deps.repo.addEvent({
-        orderId: order.id,
-        fromStatus: order.status,
-        toStatus: order.status,
+      await deps.repo.note(order, {
         source: 'notify',
         detail: `refused: ${reason}`,
       });
@@ -66,10 +63,7 @@ export async function handleNotification(
   if (paid.paid === false) {
     // Not a payment (the payer has not paid yet, the trade closed): kept with the order, acknowledged so the
     // gateway stops sending it, and nothing changes.
-    await deps.repo.addEvent({
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: order.status,
+    await deps.repo.note(order, {
       source: 'notify',
       detail: `${gateway.name} says ${paid.state ?? 'not paid'}`,
       payload: paid.raw ?? null,

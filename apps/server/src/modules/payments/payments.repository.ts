@@ -125,6 +125,21 @@ export function createPaymentsRepository(db: Database) {
       await q.insert(payOrderEvents).values(event);
     },
 
+    /** Something the order's story keeps that moves nothing (a refusal, a gateway's answer, a refund). */
+    async note(
+      order: { id: number; status: string },
+      note: { source: string; detail: string; payload?: Record<string, unknown> | null },
+    ) {
+      await db.insert(payOrderEvents).values({
+        orderId: order.id,
+        fromStatus: order.status,
+        toStatus: order.status,
+        source: note.source,
+        detail: note.detail,
+        payload: note.payload ?? null,
+      });
+    },
+
     /**
      * Inside the caller's transaction: locks the order, then moves it to paid with a conditional update.
      * Undefined when it was already paid (a duplicate or concurrent notification), with the status it had.

@@ -44,10 +44,7 @@ export function createReconciler(deps: PaymentsDeps, opts: { everySeconds: numbe
     if (answer.state !== 'paid') {
       // An unpaid order is asked about again and again: only a final answer is kept (closed, never seen).
       if (answer.state !== 'unpaid') {
-        await deps.repo.addEvent({
-          orderId: order.id,
-          fromStatus: order.status,
-          toStatus: order.status,
+        await deps.repo.note(order, {
           source: 'query',
           detail: `${gateway.name} says ${answer.state}`,
           payload: answer.raw,
@@ -69,10 +66,7 @@ export function createReconciler(deps: PaymentsDeps, opts: { everySeconds: numbe
         { payments: 'query-mismatch', orderNo: order.orderNo, reason: mismatch },
         'gateway answer refused',
       );
-      await deps.repo.addEvent({
-        orderId: order.id,
-        fromStatus: order.status,
-        toStatus: order.status,
+      await deps.repo.note(order, {
         source: 'query',
         detail: `refused: ${mismatch}`,
         payload: answer.raw,

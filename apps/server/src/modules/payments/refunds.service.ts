@@ -79,10 +79,7 @@ export async function refundOrder(
     answer.state,
     answer.state === 'failed' ? undefined : answer.refundTradeNo,
   );
-  await deps.repo.addEvent({
-    orderId: order.id,
-    fromStatus: order.status,
-    toStatus: order.status,
+  await deps.repo.note(order, {
     source: 'refund',
     detail: `${gateway.name} refund ${refundNo} ${refund.amount} cents: ${answer.state}${answer.state === 'failed' ? ` (${answer.reason})` : ''}`,
     payload: answer.raw,
@@ -112,10 +109,7 @@ export async function handleRefundNotification(
     ? await deps.repo.settleRefund(refund.refundNo, refund.state, refund.refundTradeNo)
     : undefined;
   if (order) {
-    await deps.repo.addEvent({
-      orderId: order.id,
-      fromStatus: order.status,
-      toStatus: order.status,
+    await deps.repo.note(order, {
       source: 'refund-notify',
       detail: `${gateway.name} refund ${refund.refundNo}: ${refund.state}${known ? '' : ' (not ours)'}`,
       payload: refund.raw,

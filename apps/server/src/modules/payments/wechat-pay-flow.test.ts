@@ -2,34 +2,32 @@
 // (test/fakes/wechat-pay-fake.ts) that signs and encrypts as WeChat Pay documents: pay apply to the H5 cashier, the
 // encrypted notification to credit, duplicates and forgeries, a lost notification found by the reconciler.
 import { generateKeyPairSync } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { consoleOperators } from '../../../test/console-kit.ts';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
-import { startRealGateways } from '../../../test/real-gateways.ts';
-import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { latestOrderOf, startGatewayApp } from '../../../test/real-gateways.ts';
+
+import type { TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
-import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
-import { payOrders } from '../../db/schema/index.ts';
+import { registerVisitor } from '../../../test/visitors.ts';
 import { applyUrl, balanceOf, demo, eventsOf, moneyState, orderByNo } from './payments.test-support.ts';
+
+type GatewayApp = Awaited<ReturnType<typeof startGatewayApp>>;
 
 describeDb('paying through WeChat Pay (its fake on loopback)', () => {
   let t: TestApp;
-  let gateways: Awaited<ReturnType<typeof startRealGateways>>;
+  let gateways: GatewayApp['gateways'];
   let base: string;
+  let app: GatewayApp | undefined;
 
   beforeAll(async () => {
-    gateways = await startRealGateways();
-    t = await createTestApp({ env: { ...manyVisitorsEnv, ...gateways.env } });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    app = await startGatewayApp();
+    ({ t, gateways, base } = app);
   });
   afterEach(async () => {
     await expectLedgerInvariants(t.db);
   });
-  afterAll(async () => {
-    await t?.close();
-    await gateways?.close();
-  });
+  afterAll(() => app?.close());
 
   /** Pay apply for 3000 coins (+300) through wechat_h5 (9.5折: 2850 cents); the browser opens the H5 cashier. */
   async function apply() {
@@ -46,13 +44,7 @@ describeDb('paying through WeChat Pay (its fake on loopback)', () => {
     });
     expect(res.statusCode, res.body).toBe(302);
     const location = String(res.headers.location);
-    const [order] = await t.db
-      .select()
-      .from(payOrders)
-      .where(eq(payOrders.userId, reader.userId))
-      .orderBy(desc(payOrders.id))
-      .limit(1);
-    if (!order) throw new Error('no order');
+    const order = await latestOrderOf(t, reader.userId);
     return { reader, order, location };
   }
   const notify = (n: { headers: Record<string, string>; body: string }) =>
