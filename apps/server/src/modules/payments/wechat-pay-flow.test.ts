@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { consoleOperators } from '../../../test/console-kit.ts';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { latestOrderOf, startGatewayApp } from '../../../test/real-gateways.ts';
-
 import type { TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { registerVisitor } from '../../../test/visitors.ts';
