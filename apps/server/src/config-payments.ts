@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Env } from './config-schema.ts';
 import { ConfigError } from './config-values.ts';
@@ -41,11 +41,19 @@ function inlineOrFile(env: Env, name: keyof Env | null, fileName: keyof Env | un
   }
 }
 
-/** PEM keys are parsed at start: a wrong or swapped key stops the server with its variable's name. */
+/**
+ * PEM keys are parsed at start, and a private key signs a sample that its public half must verify (SHA256withRSA,
+ * as both gateways sign): a wrong, swapped or damaged key stops the server with its variable's name.
+ */
 function rsaKey(pem: string, name: string, kind: 'private' | 'public') {
   try {
     const key = kind === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
     if (key.asymmetricKeyType !== 'rsa') throw new Error(`a ${key.asymmetricKeyType} key, not RSA`);
+    if (kind === 'private') {
+      const sample = Buffer.from('yueman start-up check');
+      if (!verify('sha256', sample, createPublicKey(key), sign('sha256', sample, key)))
+        throw new Error('it does not verify its own signature');
+    }
   } catch (err) {
     throw new ConfigError(
       `${name} is not an RSA ${kind} key in PEM (${(err as Error).message.split('\n')[0]})`,
