@@ -39,6 +39,15 @@ describe('the real gateways’ settings', () => {
       sellerId: undefined,
     });
     expect(alipay?.privateKey).toBe(app.privateKey.trim());
+    // The bare base64 Alipay's key tool prints is taken too.
+    const bare = (pem: string) => pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
+    expect(
+      load({
+        ALIPAY_APP_ID: '2021000000000000',
+        ALIPAY_PRIVATE_KEY: bare(app.privateKey),
+        ALIPAY_PUBLIC_KEY: bare(platform.publicKey),
+      }).alipay?.appId,
+    ).toBe('2021000000000000');
     const wechat = load({
       WECHATPAY_MCHID: '1900000001',
       WECHATPAY_APPID: 'wx0000000000000001',

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Env } from './config-schema.ts';
 import { ConfigError } from './config-values.ts';
@@ -41,13 +41,26 @@ function inlineOrFile(env: Env, name: keyof Env | null, fileName: keyof Env | un
   }
 }
 
+/** PEM, or the bare base64 of Alipay's key tool (PKCS#8 or PKCS#1 private, SPKI public). */
+function parseKey(text: string, kind: 'private' | 'public'): KeyObject {
+  if (text.startsWith('-----BEGIN'))
+    return kind === 'private' ? createPrivateKey(text) : createPublicKey(text);
+  const key = Buffer.from(text.replace(/\s+/g, ''), 'base64');
+  if (kind === 'public') return createPublicKey({ key, format: 'der', type: 'spki' });
+  try {
+    return createPrivateKey({ key, format: 'der', type: 'pkcs8' });
+  } catch {
+    return createPrivateKey({ key, format: 'der', type: 'pkcs1' });
+  }
+}
+
 /**
- * PEM keys are parsed at start, and a private key signs a sample that its public half must verify (SHA256withRSA,
+ * Keys (PEM or bare base64) are parsed at start, and a private key signs a sample that its public half must verify (SHA256withRSA,
  * as both gateways sign): a wrong, swapped or damaged key stops the server with its variable's name.
  */
 function rsaKey(pem: string, name: string, kind: 'private' | 'public') {
   try {
-    const key = kind === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
+    const key = parseKey(pem, kind);
     if (key.asymmetricKeyType !== 'rsa') throw new Error(`a ${key.asymmetricKeyType} key, not RSA`);
     if (kind === 'private') {
       const sample = Buffer.from('yueman start-up check');
@@ -55,9 +68,7 @@ function rsaKey(pem: string, name: string, kind: 'private' | 'public') {
         throw new Error('it does not verify its own signature');
     }
   } catch (err) {
-    throw new ConfigError(
-      `${name} is not an RSA ${kind} key in PEM (${(err as Error).message.split('\n')[0]})`,
-    );
+    throw new ConfigError(`${name} is not an RSA ${kind} key (${(err as Error).message.split('\n')[0]})`);
   }
   return pem;
 }
