@@ -50,8 +50,8 @@ describeDb('database client', () => {
           'import_jobs',
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
-        ...['pay_channels', 'pay_configs', 'pay_order_events'],
-        ...['pay_orders', 'rate_limits', 'reports', 'sandbox_payments', 'sessions', 'showcase_entries'],
+        ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
+        ...['rate_limits', 'reports', 'sandbox_payments', 'sessions', 'showcase_entries'],
         ...['users', 'visit_marks'],
       ]);
       // Migration 0002 creates the ledger's system accounts.

@@ -8,7 +8,8 @@ import {
 import type { PayOrder } from './payments.repository.ts';
 import type { PaymentsDeps } from './payments.service.ts';
 
-const UNKNOWN_CHANNEL: Acknowledgement = {
+/** A notification for a channel (or a gateway) this server does not take: the envelope, and nothing done. */
+export const UNKNOWN_CHANNEL: Acknowledgement = {
   status: 400,
   contentType: 'application/json; charset=utf-8',
   body: JSON.stringify({ result: false, code: 400, msg: 'unknown channel', data: null }),

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { AuditEntry } from '../operators/index.ts';
 import { type NotificationInput, REAL_GATEWAYS } from './gateways/gateway.ts';
+import { UNKNOWN_CHANNEL } from './notify.service.ts';
 import { gatewayCannotRefund, orderNotFound, orderNotPaid, refundTooLarge } from './payments.errors.ts';
 import type { PayRefund } from './payments.repository.ts';
 import { notifyPath, type PaymentsDeps } from './payments.service.ts';
@@ -93,8 +94,7 @@ export async function handleRefundNotification(
   input: NotificationInput & { log: FastifyBaseLogger },
 ) {
   const gateway = REAL_GATEWAYS.has(input.channel) ? deps.gateways.get(input.channel) : undefined;
-  if (!gateway?.verifyRefundNotification)
-    return { ok: false, ack: { status: 404, contentType: 'text/plain', body: '' } };
+  if (!gateway?.verifyRefundNotification) return { ok: false, ack: UNKNOWN_CHANNEL };
   const verified = await gateway.verifyRefundNotification(input);
   if (!verified.ok) {
     input.log.warn(
