@@ -2,29 +2,14 @@ import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 
 import { readFileSync } from 'node:fs';
 import type { Env } from './config-schema.ts';
 import { ConfigError } from './config-values.ts';
+import type { AlipayGatewayOptions } from './modules/payments/gateways/alipay.gateway.ts';
+import type { WechatPayOptions } from './modules/payments/gateways/wechat-pay.gateway.ts';
 
-/** Our application at Alipay's open platform (ALIPAY_*): set exactly when ALIPAY_APP_ID is. */
-export interface AlipaySettings {
-  appId: string;
-  /** PEM, as given (PKCS#8 or PKCS#1); checked to be an RSA private key. */
-  privateKey: string;
-  /** Alipay's public key, PEM. */
-  alipayPublicKey: string;
-  gateway: string;
-  sellerId: string | undefined;
-}
+/** Our application at Alipay's open platform (ALIPAY_*), as its adapter takes it: set exactly when ALIPAY_APP_ID is. */
+export type AlipaySettings = Omit<AlipayGatewayOptions, 'now'>;
 
-/** Our merchant at WeChat Pay, API v3 (WECHATPAY_*): set exactly when WECHATPAY_MCHID is. */
-export interface WechatPaySettings {
-  mchid: string;
-  appid: string;
-  serial: string;
-  privateKey: string;
-  apiV3Key: string;
-  platformPublicKey: string;
-  platformPublicKeyId: string;
-  baseUrl: string;
-}
+/** Our merchant at WeChat Pay, API v3 (WECHATPAY_*), as its adapter takes it: set exactly when WECHATPAY_MCHID is. */
+export type WechatPaySettings = Required<Omit<WechatPayOptions, 'now'>>;
 
 const trimmed = (value: string | undefined) => value?.trim() || undefined;
 

@@ -5,9 +5,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { payOrders } from '../src/db/schema/index.ts';
 import { makeAlipayKeys, startAlipayFake } from './fakes/alipay-fake.ts';
 import { startWechatPayFake } from './fakes/wechat-pay-fake.ts';
+import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { manyVisitorsEnv } from './visitors.ts';
 
@@ -83,6 +85,24 @@ export async function startGatewayApp() {
       await gateways.close();
     },
   };
+}
+
+export type GatewayApp = Awaited<ReturnType<typeof startGatewayApp>>;
+
+/**
+ * For a test file: the gateway app made before its tests and closed after them, and the ledger's invariants checked
+ * after each test. Its fields are there once the file's tests run.
+ */
+export function gatewayAppPerFile(): GatewayApp {
+  const app = {} as GatewayApp;
+  beforeAll(async () => {
+    Object.assign(app, await startGatewayApp());
+  });
+  afterEach(async () => {
+    await expectLedgerInvariants(app.t.db);
+  });
+  afterAll(() => app.close?.());
+  return app;
 }
 
 /** The reader's newest order (the one pay apply just made). */

@@ -5,13 +5,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { sendControlCommand } from '../control-socket.ts';
 import { openDatabase } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 import { importer } from '../modules/catalog/index.ts';
 import { operatorCommands } from '../modules/operators/index.ts';
 import { createLocalStorage, originalKey } from '../modules/storage/index.ts';
 import { printReport } from './import-report.ts';
+import { throughServer } from './through-server.ts';
 
 const USAGE = `Usage: npm run import -- PATH [--book ID] [--title TITLE] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
   PATH             a .cbz/.zip (one chapter), a folder of them (one book), a folder of folders of images
@@ -111,18 +111,8 @@ async function main(): Promise<number> {
       release = await lockDataDir(config.dataDir);
     } catch (err) {
       if (!(err instanceof DataDirLockedError)) throw err;
-      const answer = await sendControlCommand(config.dataDir, 'import', args).catch((e: Error) => {
-        console.error(
-          `import: a server holds ${config.dataDir} but its control socket did not answer (${e.message})`,
-        );
-        return undefined;
-      });
+      const answer = await throughServer('import', config.dataDir, 'import', args);
       if (!answer) return 1;
-      if (!answer.ok) {
-        console.error(`import: ${answer.error}`);
-        return 1;
-      }
-      console.log('import: done by the running server');
       printReport(answer.result as importer.ImportReport);
       return 0;
     }

@@ -4,11 +4,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sendControlCommand } from '../control-socket.ts';
 import { type DatabaseTarget, openDatabase } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 import { operatorCommands } from '../modules/operators/index.ts';
 import { AppError } from '../shared/errors.ts';
+import { throughServer } from './through-server.ts';
 
 const USAGE = `Usage:
   npm run operator -- add NAME --role ROLE   a new operator (ROLE: owner, editor, finance or support)
@@ -72,7 +72,7 @@ async function main(): Promise<number> {
   } catch (err) {
     if (!(err instanceof DataDirLockedError)) throw err;
     // A running server holds the embedded database: it does the work, through its control socket.
-    return throughServer(dataDir, args);
+    return byServer(dataDir, args);
   }
   try {
     const opened = await openDatabase(target);
@@ -103,23 +103,14 @@ async function main(): Promise<number> {
 }
 
 /** The command, run by the server that holds DATA_DIR (src/control-socket.ts). */
-async function throughServer(dataDir: string, args: Exclude<Command, { command: 'help' }>): Promise<number> {
-  const answer = await sendControlCommand(
+async function byServer(dataDir: string, args: Exclude<Command, { command: 'help' }>): Promise<number> {
+  const answer = await throughServer(
+    'operator',
     dataDir,
     `operator.${args.command}`,
     args.command === 'add' ? { name: args.name, role: args.role } : { name: args.name },
-  ).catch((err: Error) => {
-    console.error(
-      `operator: a server holds ${dataDir} but its control socket did not answer (${err.message})`,
-    );
-    return undefined;
-  });
+  );
   if (!answer) return 1;
-  if (!answer.ok) {
-    console.error(`operator: ${answer.error}`);
-    return 1;
-  }
-  console.log('operator: done by the running server');
   if (args.command === 'add') {
     const { operator, password } = answer.result as {
       operator: { name: string; role: string };

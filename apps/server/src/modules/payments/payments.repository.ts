@@ -16,8 +16,6 @@ const APPLY_LOCK = 7_140_001;
 
 export function createPaymentsRepository(db: Database) {
   return {
-    /** For a write outside these methods' own (the audit log's entry of a refund). */
-    db,
     transaction: db.transaction.bind(db),
 
     async activePacks() {
@@ -178,27 +176,35 @@ export function createPaymentsRepository(db: Database) {
         .limit(q.limit);
     },
 
-    /** The refund with this number, made now if it is new; `created` says which (a second tap finds the first). */
-    async refundOnce(row: typeof payRefunds.$inferInsert) {
-      const [made] = await db.insert(payRefunds).values(row).onConflictDoNothing().returning();
-      if (made) return { refund: made, created: true };
-      const [found] = await db.select().from(payRefunds).where(eq(payRefunds.refundNo, row.refundNo));
-      return { refund: found as PayRefund, created: false };
-    },
-
-    /** Cents refunded or being refunded for an order (failed refunds left out), this refund number excepted. */
-    async refundedOf(orderId: number, except: string) {
-      const [row] = await db
-        .select({ cents: sql<number>`coalesce(sum(${payRefunds.amount}), 0)::int` })
-        .from(payRefunds)
-        .where(
-          and(
-            eq(payRefunds.orderId, orderId),
-            sql`${payRefunds.state} <> 'failed'`,
-            sql`${payRefunds.refundNo} <> ${except}`,
-          ),
-        );
-      return Number(row?.cents ?? 0);
+    /**
+     * The refund with this number: the one made before (a second tap), else made now if what is left of the order's
+     * payment covers it (refunds not failed count), else `left` says how much is. Under the order's row lock, so two
+     * different refunds asked at once cannot together pass what was paid.
+     */
+    refundOnce(
+      row: typeof payRefunds.$inferInsert,
+      paid: number,
+      /** Written in the same transaction as a new refund (the audit log). */
+      onCreated: (tx: Queryable) => Promise<unknown>,
+    ) {
+      return db.transaction(async (tx) => {
+        await tx
+          .select({ id: payOrders.id })
+          .from(payOrders)
+          .where(eq(payOrders.id, row.orderId))
+          .for('update');
+        const [before] = await tx.select().from(payRefunds).where(eq(payRefunds.refundNo, row.refundNo));
+        if (before) return { refund: before, created: false } as const;
+        const [sum] = await tx
+          .select({ cents: sql<number>`coalesce(sum(${payRefunds.amount}), 0)::int` })
+          .from(payRefunds)
+          .where(and(eq(payRefunds.orderId, row.orderId), sql`${payRefunds.state} <> 'failed'`));
+        const left = paid - Number(sum?.cents ?? 0);
+        if (row.amount > left) return { refund: undefined, left } as const;
+        const [made] = await tx.insert(payRefunds).values(row).returning();
+        await onCreated(tx);
+        return { refund: made as PayRefund, created: true } as const;
+      });
     },
 
     async settleRefund(refundNo: string, state: string, gatewayRefundNo?: string) {

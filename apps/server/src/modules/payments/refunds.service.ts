@@ -46,24 +46,20 @@ export async function refundOrder(
   const gateway = deps.gateways.get(order.gateway);
   if (!gateway?.refund) throw gatewayCannotRefund();
   const refundNo = refundNoOf(order.orderNo, input.requestId);
-  const left = order.payAmount - (await deps.repo.refundedOf(order.id, refundNo));
-  if (input.amount > left) throw refundTooLarge(left);
-  const { refund, created } = await deps.repo.refundOnce({
-    refundNo,
-    orderId: order.id,
-    amount: input.amount,
-    reason: input.reason,
-    actor: input.by.actor,
-  });
-  if (created) {
-    await deps.audit(deps.repo.db, {
-      ...input.by,
-      action: 'order.refund',
-      target: `order:${order.orderNo}`,
-      before: null,
-      after: { refundNo, amount: input.amount, reason: input.reason },
-    });
-  }
+  const once = await deps.repo.refundOnce(
+    { refundNo, orderId: order.id, amount: input.amount, reason: input.reason, actor: input.by.actor },
+    order.payAmount,
+    (tx) =>
+      deps.audit(tx, {
+        ...input.by,
+        action: 'order.refund',
+        target: `order:${order.orderNo}`,
+        before: null,
+        after: { refundNo, amount: input.amount, reason: input.reason },
+      }),
+  );
+  if (!once.refund) throw refundTooLarge(once.left);
+  const { refund } = once;
   // Settled already (a repeated request after the answer came): nothing to ask.
   if (refund.state !== 'processing') return refundView(refund);
   const answer = await gateway.refund({

@@ -2,31 +2,22 @@
 // (test/fakes/wechat-pay-fake.ts) that signs and encrypts as WeChat Pay documents: pay apply to the H5 cashier, the
 // encrypted notification to credit, duplicates and forgeries, a lost notification found by the reconciler.
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { consoleOperators } from '../../../test/console-kit.ts';
-import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
-import { latestOrderOf, startGatewayApp } from '../../../test/real-gateways.ts';
+import { type GatewayApp, gatewayAppPerFile, latestOrderOf } from '../../../test/real-gateways.ts';
 import type { TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { registerVisitor } from '../../../test/visitors.ts';
 import { applyUrl, balanceOf, demo, eventsOf, moneyState, orderByNo } from './payments.test-support.ts';
 
-type GatewayApp = Awaited<ReturnType<typeof startGatewayApp>>;
-
 describeDb('paying through WeChat Pay (its fake on loopback)', () => {
+  const app = gatewayAppPerFile();
   let t: TestApp;
   let gateways: GatewayApp['gateways'];
   let base: string;
-  let app: GatewayApp | undefined;
-
-  beforeAll(async () => {
-    app = await startGatewayApp();
+  beforeAll(() => {
     ({ t, gateways, base } = app);
   });
-  afterEach(async () => {
-    await expectLedgerInvariants(t.db);
-  });
-  afterAll(() => app?.close());
 
   /** Pay apply for 3000 coins (+300) through wechat_h5 (9.5折: 2850 cents); the browser opens the H5 cashier. */
   async function apply() {
