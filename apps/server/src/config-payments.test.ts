@@ -48,7 +48,7 @@ describe('the real gateways’ settings', () => {
         ALIPAY_PUBLIC_KEY: bare(platform.publicKey),
       }).alipay?.appId,
     ).toBe('2021000000000000');
-    const wechat = load({
+    const wechatEnv = {
       WECHATPAY_MCHID: '1900000001',
       WECHATPAY_APPID: 'wx0000000000000001',
       WECHATPAY_SERIAL: '5157F09EFDC096DE15EBE81A47057A72',
@@ -57,8 +57,19 @@ describe('the real gateways’ settings', () => {
       WECHATPAY_PLATFORM_PUBLIC_KEY_FILE: file('platform.pem', platform.publicKey),
       WECHATPAY_PLATFORM_PUBLIC_KEY_ID: 'PUB_KEY_ID_0000000001',
       WECHATPAY_BASE_URL: 'http://127.0.0.1:9/',
-    }).wechatPay;
+    };
+    const wechat = load(wechatEnv).wechatPay;
     expect(wechat).toMatchObject({ mchid: '1900000001', baseUrl: 'http://127.0.0.1:9' });
+    // JSAPI only with the official account's AppSecret; the OAuth addresses default to WeChat's.
+    expect(wechat?.jsapi).toBeUndefined();
+    expect(load({ ...wechatEnv, WECHATPAY_APPSECRET: 'ab'.repeat(16) }).wechatPay?.jsapi).toEqual({
+      appSecret: 'ab'.repeat(16),
+      oauthBaseUrl: 'https://open.weixin.qq.com',
+      apiBaseUrl: 'https://api.weixin.qq.com',
+    });
+    expect(() => load({ ...wechatEnv, WECHATPAY_APPSECRET: 'SECRET-not-hex' })).toThrow(
+      /^WECHATPAY_APPSECRET must be the official account’s AppSecret: 32 hexadecimal characters$/,
+    );
   });
 
   it('stops the server naming the setting that is missing, unreadable, swapped or malformed', () => {

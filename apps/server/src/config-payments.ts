@@ -9,7 +9,7 @@ import type { WechatPayOptions } from './modules/payments/gateways/wechat-pay.ga
 export type AlipaySettings = Omit<AlipayGatewayOptions, 'now'>;
 
 /** Our merchant at WeChat Pay, API v3 (WECHATPAY_*), as its adapter takes it: set exactly when WECHATPAY_MCHID is. */
-export type WechatPaySettings = Required<Omit<WechatPayOptions, 'now'>>;
+export type WechatPaySettings = Omit<WechatPayOptions, 'now'> & { baseUrl: string };
 
 const trimmed = (value: string | undefined) => value?.trim() || undefined;
 
@@ -108,5 +108,21 @@ export function wechatPaySettings(env: Env): WechatPaySettings | undefined {
     ),
     platformPublicKeyId: need(env, 'WECHATPAY_PLATFORM_PUBLIC_KEY_ID'),
     baseUrl: env.WECHATPAY_BASE_URL.replace(/\/+$/, ''),
+    jsapi: jsapiSettings(env),
+  };
+}
+
+/** JSAPI (paying inside WeChat), on when the official account's AppSecret is set. */
+function jsapiSettings(env: Env): WechatPaySettings['jsapi'] {
+  const appSecret = trimmed(env.WECHATPAY_APPSECRET);
+  if (!appSecret) return undefined;
+  if (!/^[0-9a-f]{32}$/i.test(appSecret))
+    throw new ConfigError(
+      'WECHATPAY_APPSECRET must be the official account’s AppSecret: 32 hexadecimal characters',
+    );
+  return {
+    appSecret,
+    oauthBaseUrl: env.WECHAT_OAUTH_BASE_URL.replace(/\/+$/, ''),
+    apiBaseUrl: env.WECHAT_API_BASE_URL.replace(/\/+$/, ''),
   };
 }

@@ -247,6 +247,16 @@ export const configSchema = Type.Object(
       "that public key's id (PUB_KEY_ID_…), sent as `Wechatpay-Serial`",
     ),
     WECHATPAY_BASE_URL: text('https://api.mch.weixin.qq.com', "WeChat Pay's API address"),
+    WECHATPAY_APPSECRET: optional(
+      'unset',
+      "the AppSecret of the official account WECHATPAY_APPID names: with it, readers in WeChat's own browser pay by JSAPI (its web OAuth gives the payer's openid)",
+      { writeOnly: true },
+    ),
+    WECHAT_OAUTH_BASE_URL: text('https://open.weixin.qq.com', "the official account's web OAuth address"),
+    WECHAT_API_BASE_URL: text(
+      'https://api.weixin.qq.com',
+      "the official account API's address (OAuth code to openid)",
+    ),
     LOG_LEVEL: text('info', 'pino log level; logs are JSON lines with a `reqId` per request'),
     DRAIN_SECONDS: count(
       10,

@@ -61,6 +61,9 @@ describe('request URLs in the log', () => {
     expect(redactUrl('/h5/pay/apply?userId=3&payChannel=a&token=t&Sign=x')).toBe(
       '/h5/pay/apply?userId=3&payChannel=a&token=%5Bredacted%5D&Sign=%5Bredacted%5D',
     );
+    expect(redactUrl('/h5/pay/wechat/jsapi?orderNo=YM1&code=c0de&state=YM1&again=1')).toBe(
+      '/h5/pay/wechat/jsapi?orderNo=%5Bredacted%5D&code=%5Bredacted%5D&state=%5Bredacted%5D&again=1',
+    );
   });
 
   it('keep credential headers out wherever they are logged', () => {

@@ -10,8 +10,11 @@ import pino, { type LoggerOptions } from 'pino';
 
 /** Calls whose whole query is private: the account calls and gateways' notifications. */
 const PRIVATE_QUERY = /^\/api\/(user\/(login|register|bind_mobile|modifyPwd|find_account)|pay\/notify\/)/;
-/** Parameter names that carry secrets on any other call. */
-const SECRET_PARAM = /pass|pwd|token|sign|key|secret|order_?no|charge_?time|mobile|account/i;
+/**
+ * Parameter names that carry secrets on any other call (code and state: an OAuth code, which a thief could exchange,
+ * and the order number WeChat's OAuth brings back as its state).
+ */
+const SECRET_PARAM = /pass|pwd|token|sign|key|secret|order_?no|charge_?time|mobile|account|^code$|^state$/i;
 export const REDACTED = '[redacted]';
 
 export function redactUrl(url: string): string {

@@ -35,6 +35,8 @@ export interface WechatPayFakeOptions {
   merchantSerial: string;
   merchantPublicKey: string | KeyObject;
   apiV3Key: string;
+  /** The official account's AppSecret (its AppID is `appid`), for the web OAuth of JSAPI; made up when absent. */
+  appSecret?: string;
   now?: () => Date;
   /**
    * Waits between notification attempts. WeChat Pay documents 15s/15s/30s/3m/10m/20m/30m/30m/30m/60m/3h/… over
@@ -54,6 +56,9 @@ export interface FakeTrade {
   notifyUrl: string;
   timeExpire: string;
   payerClientIp: string;
+  /** JSAPI: the payer named at ordering; only that WeChat user's bridge can pay it. */
+  payerOpenid?: string;
+  tradeType: 'MWEB' | 'JSAPI';
   state: TradeState;
   successTime?: string;
 }
@@ -195,11 +200,15 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
       mchid: t.mchid,
       out_trade_no: t.orderNo,
       ...(t.transactionId ? { transaction_id: t.transactionId } : {}),
-      trade_type: 'MWEB',
+      trade_type: t.tradeType,
       trade_state: t.state,
       trade_state_desc: STATE_DESC[t.state],
       ...(paid
-        ? { bank_type: 'OTHERS', success_time: t.successTime, payer: { openid: `o${digits(27)}` } }
+        ? {
+            bank_type: 'OTHERS',
+            success_time: t.successTime,
+            payer: { openid: t.payerOpenid ?? `o${digits(27)}` },
+          }
         : {}),
       attach: '',
       amount: paid
@@ -336,7 +345,8 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
     if (!cond) throw new ApiError(400, 'PARAM_ERROR', message);
   };
 
-  function createH5(body: Json): Json {
+  /** An H5 or a JSAPI order: the same checks, the same rule for one out_trade_no asked twice. */
+  function createTrade(body: Json, tradeType: FakeTrade['tradeType']): FakeTrade {
     param(body.appid === opts.appid, 'appid和mch_id不匹配');
     param(body.mchid === opts.mchid, 'mchid与请求方的商户号不一致');
     const { description, out_trade_no: orderNo, time_expire: timeExpire, notify_url: notifyUrl } = body;
@@ -357,8 +367,14 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
     param(Number.isSafeInteger(amount?.total) && (amount?.total as number) >= 1, 'amount.total 不合法');
     param(amount?.currency === undefined || amount.currency === 'CNY', 'amount.currency 不合法');
     const scene = body.scene_info as { payer_client_ip?: unknown; h5_info?: { type?: unknown } } | undefined;
-    param(typeof scene?.payer_client_ip === 'string', '缺少 scene_info.payer_client_ip');
-    param(typeof scene?.h5_info?.type === 'string', '缺少 scene_info.h5_info.type');
+    const payer = body.payer as { openid?: unknown } | undefined;
+    if (tradeType === 'MWEB') {
+      param(typeof scene?.payer_client_ip === 'string', '缺少 scene_info.payer_client_ip');
+      param(typeof scene?.h5_info?.type === 'string', '缺少 scene_info.h5_info.type');
+    } else {
+      param(typeof payer?.openid === 'string' && payer.openid.length > 0, '缺少 payer.openid');
+      param(openids.has(payer?.openid as string), 'openid与appid不匹配');
+    }
     const wanted = {
       description: description as string,
       amount: amount?.total as number,
@@ -372,9 +388,11 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
       if (
         t.description !== wanted.description ||
         t.amount !== wanted.amount ||
-        t.notifyUrl !== wanted.notifyUrl
+        t.notifyUrl !== wanted.notifyUrl ||
+        t.tradeType !== tradeType
       )
         throw new ApiError(400, 'INVALID_REQUEST', '201 商户订单号重复');
+      if (tradeType === 'JSAPI') t.payerOpenid = payer?.openid as string;
     } else {
       t = {
         orderNo: orderNo as string,
@@ -382,16 +400,25 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
         appid: opts.appid,
         mchid: opts.mchid,
         ...wanted,
-        payerClientIp: scene?.payer_client_ip as string,
+        payerClientIp: typeof scene?.payer_client_ip === 'string' ? scene.payer_client_ip : '',
+        ...(tradeType === 'JSAPI' ? { payerOpenid: payer?.openid as string } : {}),
+        tradeType,
         state: 'NOTPAY',
       };
       trades.set(t.orderNo, t);
       byPrepay.set(t.prepayId, t);
     }
+    return t;
+  }
+
+  function createH5(body: Json): Json {
+    const t = createTrade(body, 'MWEB');
     return {
       h5_url: `${baseUrl}/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${t.prepayId}&package=${digits(10)}`,
     };
   }
+
+  const createJsapi = (body: Json): Json => ({ prepay_id: createTrade(body, 'JSAPI').prepayId });
 
   function query(orderNo: string, mchid: string | null): Json {
     param(mchid === opts.mchid, 'mchid 不正确');
@@ -477,6 +504,8 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
       let result: Json;
       const queryPath = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(url.pathname);
       if (req.method === 'POST' && url.pathname === '/v3/pay/transactions/h5') result = createH5(json);
+      else if (req.method === 'POST' && url.pathname === '/v3/pay/transactions/jsapi')
+        result = createJsapi(json);
       else if (req.method === 'GET' && queryPath?.[1])
         result = query(decodeURIComponent(queryPath[1]), url.searchParams.get('mchid'));
       else if (req.method === 'POST' && url.pathname === '/v3/refund/domestic/refunds') result = refund(json);
@@ -519,6 +548,86 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<p>支付成功</p>');
   }
 
+  // ---- the official account's web OAuth (snsapi_base) and WeChat's in-app bridge, for JSAPI ----
+
+  const appSecret = opts.appSecret ?? randomBytes(16).toString('hex');
+  /** Every openid this official account has seen; the one signed in to the WeChat the browser runs in. */
+  const openids = new Set<string>();
+  const codes = new Map<string, { openid: string; used: boolean; expires: number }>();
+  const bridgeCalls: { params: Json; errMsg: string; reason?: string }[] = [];
+  let wechatUser = `o${randomBytes(14).toString('base64url')}`;
+  openids.add(wechatUser);
+
+  /** As WeChat: straight back to redirect_uri with a one-use code (five minutes) and the state, for snsapi_base. */
+  function authorize(res: ServerResponse, url: URL) {
+    const p = url.searchParams;
+    const refuse = (text: string) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<p>${escapeHtml(text)}</p>`);
+    if (p.get('appid') !== opts.appid) return refuse('appid 参数错误');
+    if (p.get('response_type') !== 'code') return refuse('response_type 参数错误');
+    if (p.get('scope') !== 'snsapi_base' && p.get('scope') !== 'snsapi_userinfo')
+      return refuse('scope 参数错误');
+    const back = p.get('redirect_uri') ?? '';
+    if (!/^https?:\/\//.test(back)) return refuse('redirect_uri 参数错误');
+    const code = randomBytes(16).toString('hex');
+    codes.set(code, { openid: wechatUser, used: false, expires: now().getTime() + 5 * 60_000 });
+    const state = p.get('state') ?? '';
+    const to = `${back}${back.includes('?') ? '&' : '?'}code=${code}&state=${encodeURIComponent(state)}`;
+    res.writeHead(302, { location: to }).end();
+  }
+
+  /** As WeChat's sns/oauth2/access_token: errcode and errmsg on refusal, the openid otherwise. */
+  function accessToken(res: ServerResponse, url: URL) {
+    const p = url.searchParams;
+    const reply = (json: Json) =>
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(json));
+    if (p.get('appid') !== opts.appid) return reply({ errcode: 40013, errmsg: 'invalid appid' });
+    if (p.get('secret') !== appSecret) return reply({ errcode: 40125, errmsg: 'invalid appsecret' });
+    if (p.get('grant_type') !== 'authorization_code')
+      return reply({ errcode: 40002, errmsg: 'invalid grant_type' });
+    const code = codes.get(p.get('code') ?? '');
+    if (!code) return reply({ errcode: 40029, errmsg: 'invalid code' });
+    if (code.used) return reply({ errcode: 40163, errmsg: 'code been used' });
+    if (code.expires < now().getTime()) return reply({ errcode: 42003, errmsg: 'code expired' });
+    code.used = true;
+    return reply({
+      access_token: randomBytes(24).toString('base64url'),
+      expires_in: 7200,
+      refresh_token: randomBytes(24).toString('base64url'),
+      openid: code.openid,
+      scope: 'snsapi_base',
+      is_snapshotuser: 0,
+    });
+  }
+
+  /**
+   * What WeixinJSBridge.invoke('getBrandWCPayRequest', params) does in the payer's WeChat: checks the merchant's
+   * paySign over appId, timeStamp, nonceStr and package, that the prepay_id is this payer's, then pays.
+   */
+  function bridgePay(params: Json): { err_msg: string } {
+    const fail = (reason: string) => {
+      bridgeCalls.push({ params, errMsg: 'get_brand_wcpay_request:fail', reason });
+      return { err_msg: 'get_brand_wcpay_request:fail' };
+    };
+    const { appId, timeStamp, nonceStr, package: pkg, signType, paySign } = params as Record<string, unknown>;
+    if (appId !== opts.appid) return fail('appId');
+    if (signType !== 'RSA') return fail('signType');
+    if (typeof timeStamp !== 'string' || !/^\d{10}$/.test(timeStamp)) return fail('timeStamp');
+    if (typeof nonceStr !== 'string' || nonceStr.length === 0 || nonceStr.length > 32)
+      return fail('nonceStr');
+    if (typeof pkg !== 'string' || typeof paySign !== 'string') return fail('package or paySign');
+    const message = `${appId}\n${timeStamp}\n${nonceStr}\n${pkg}\n`;
+    if (!verify('sha256', Buffer.from(message, 'utf8'), merchantKey, Buffer.from(paySign, 'base64')))
+      return fail('paySign');
+    const t = byPrepay.get(pkg.replace(/^prepay_id=/, ''));
+    if (!t || t.tradeType !== 'JSAPI') return fail('prepay_id');
+    if (t.payerOpenid !== wechatUser) return fail('payer');
+    if (t.state !== 'NOTPAY' && t.state !== 'USERPAYING') return fail(`trade ${t.state}`);
+    pay(t.orderNo);
+    bridgeCalls.push({ params, errMsg: 'get_brand_wcpay_request:ok' });
+    return { err_msg: 'get_brand_wcpay_request:ok' };
+  }
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -530,6 +639,8 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
         return cashier(res, url);
       if (req.method === 'POST' && url.pathname === '/cgi-bin/mmpayweb-bin/confirm')
         return confirm(res, body);
+      if (req.method === 'GET' && url.pathname === '/connect/oauth2/authorize') return authorize(res, url);
+      if (req.method === 'GET' && url.pathname === '/sns/oauth2/access_token') return accessToken(res, url);
       res.writeHead(404).end();
     });
   });
@@ -543,6 +654,16 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
     platformPublicKeyId,
     /** The payer confirms at the cashier: the trade is paid and its TRANSACTION.SUCCESS notification owed. */
     pay,
+    /** The official account's AppSecret (WECHATPAY_APPSECRET). */
+    appSecret,
+    /** Who is signed in to the WeChat the browser runs in (the openid OAuth gives). */
+    signInWechat(openid: string) {
+      wechatUser = openid;
+      openids.add(openid);
+    },
+    wechatUser: () => wechatUser,
+    bridgePay,
+    bridgeCalls: () => [...bridgeCalls],
     setTradeState(orderNo: string, state: TradeState) {
       const t = trades.get(orderNo);
       if (!t) throw new Error(`wechat pay fake: no trade ${orderNo}`);

@@ -11,8 +11,9 @@ import {
   pcPath,
   shelfPath,
   userPath,
+  WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
-import { clientType, isChatAppBrowser } from '../lib/user-agent.ts';
+import { clientType, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
 import { Providers } from './providers.tsx';
 import { type ScreenRoute, screens } from './routes.tsx';
 import { startApp } from './start.ts';
@@ -64,7 +65,9 @@ function ClientGate() {
     if (started.current) return;
     started.current = true;
     if (isChatAppBrowser()) {
-      if (pathname !== openInBrowserPath()) navigate(openInBrowserPath(pathname + search), { replace: true });
+      const payingInWechat = isWechatBrowser() && WECHAT_PAY_PATHS.has(pathname);
+      if (pathname !== openInBrowserPath() && !payingInWechat)
+        navigate(openInBrowserPath(pathname + search), { replace: true });
     } else if (clientType() === 'pc') {
       if (pathname !== pcPath()) navigate(pcPath(), { replace: true });
     }

@@ -60,6 +60,13 @@ export const reportPath = (back: string, serviceUrl: string) =>
 export const openInBrowserPath = (from?: string) =>
   from === undefined ? '/open-in-browser' : `/open-in-browser?from=${encodeURIComponent(from)}`;
 
+/**
+ * What a reader in WeChat's own browser may open without the 'open in your browser' prompt: the recharge centre (it
+ * offers only what pays inside WeChat), the account centre it returns to after paying, and login (to pay for an
+ * account made in another browser).
+ */
+export const WECHAT_PAY_PATHS: ReadonlySet<string> = new Set(['/purchase', '/user', '/user/login']);
+
 /** A positive whole number from an address's parameter (a book id, a chapter number), or null. */
 export function positiveId(raw: string | null | undefined): number | null {
   if (!raw || !/^\d{1,9}$/.test(raw)) return null;

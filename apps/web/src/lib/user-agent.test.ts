@@ -1,7 +1,7 @@
 import { isAppShell } from '@yueman/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appType, isAndroidShell, isIosDesk } from './app-type.ts';
-import { clientType, isChatAppBrowser } from './user-agent.ts';
+import { clientType, isChatAppBrowser, isWechatBrowser } from './user-agent.ts';
 
 const UA = {
   androidChrome:
@@ -41,6 +41,12 @@ describe('chat-app browsers', () => {
   it('are WeChat and the QQ app', () => {
     expect(isChatAppBrowser(UA.wechatAndroid)).toBe(true);
     expect(isChatAppBrowser(UA.qqIphone)).toBe(true);
+  });
+
+  it('of which only WeChat can pay inside (JSAPI)', () => {
+    expect(isWechatBrowser(UA.wechatAndroid)).toBe(true);
+    expect(isWechatBrowser(UA.qqIphone)).toBe(false);
+    expect(isWechatBrowser(UA.androidChrome)).toBe(false);
   });
 
   it('are not the QQ Browser, a phone browser or the app shell', () => {

@@ -12,3 +12,6 @@ export function clientType(ua = navigator.userAgent): ClientType {
 export function isChatAppBrowser(ua = navigator.userAgent): boolean {
   return /MicroMessenger/i.test(ua) || /\sQQ\/[\d.]+/i.test(ua);
 }
+
+/** WeChat's own browser: the one chat app where a reader can pay (WeChat Pay JSAPI), when the server offers it. */
+export const isWechatBrowser = (ua = navigator.userAgent): boolean => /MicroMessenger/i.test(ua);

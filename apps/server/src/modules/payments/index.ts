@@ -15,6 +15,7 @@ import { createSandboxNotifier, type NotifySend } from './sandbox/sandbox.notifi
 import { createSandboxProvider } from './sandbox/sandbox.provider.ts';
 import { createSandboxRepository } from './sandbox/sandbox.repository.ts';
 import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
+import { wechatJsapiRoutes } from './wechat-jsapi.routes.ts';
 
 /** What other modules (and operations) may ask of payments. */
 export interface PaymentsPort {
@@ -58,6 +59,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     keyOf: (id) => (id === merchant.id ? merchant.key : undefined),
     log: ctx.log.child({ job: 'sandbox-notifier' }),
   });
+  const wechatPay = config.wechatPay ? createWechatPayGateway(config.wechatPay) : undefined;
   const deps: PaymentsDeps = {
     repo: createPaymentsRepository(ctx.db),
     users: {
@@ -70,7 +72,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     // it is not offered, refused at apply, and its notifications are refused.
     gateways: new GatewayRegistry([
       ...(config.alipay ? [createAlipayGateway(config.alipay)] : []),
-      ...(config.wechatPay ? [createWechatPayGateway(config.wechatPay)] : []),
+      ...(wechatPay ? [wechatPay] : []),
       ...(config.sandboxPay
         ? [createSandboxGateway({ provider, merchantId: merchant.id, key: merchant.key })]
         : []),
@@ -105,6 +107,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
   ctx.jobs.add(reconciler.loop);
 
   await paymentsRoutes(app, deps);
+  if (wechatPay) await wechatJsapiRoutes(app, deps, wechatPay);
   await refundsRoutes(app, { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
   ctx.log.info(
     { sandboxPay: config.sandboxPay },

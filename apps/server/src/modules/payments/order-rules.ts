@@ -38,3 +38,9 @@ export function safeReturnUrl(raw: string | undefined, publicOrigin: string): st
 
 /** web channels send the browser to the cashier; app shells hand the data to their native bridge. */
 export const clientOf = (appType: string): 'web' | 'app' => (isAppShell(appType) ? 'app' : 'web');
+
+/**
+ * WeChat's own browser (its user agent says MicroMessenger): only gateways that work there are offered. A client
+ * that lies about it only changes which channels it is shown; each gateway still checks its own payer.
+ */
+export const isWechatBrowser = (userAgent: string | undefined) => /MicroMessenger/i.test(userAgent ?? '');

@@ -7,6 +7,8 @@ export const packNotOfPurpose = () => badRequest('参数 payPurpose 与套餐类
 export const channelUnavailable = () => badRequest('参数 payChannel 不正确：支付通道不存在或维护中');
 export const channelNotForClient = () => badRequest('参数 payChannel 不适用于当前客户端 appType');
 export const channelUnderMaintenance = () => badRequest('参数 payChannel 不正确：支付通道维护中');
+export const openInBrowserToPay = () =>
+  badRequest('参数 payChannel 不正确：微信内无法使用该支付方式，请在浏览器中打开后支付');
 export const wrongAmount = (payAmount: number) =>
   badRequest(`参数 rechargerAmount 不正确：应付 ${payAmount} 分`);
 

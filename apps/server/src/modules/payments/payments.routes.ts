@@ -9,6 +9,7 @@ import { signedIn } from '../../shared/signed-in.ts';
 import { fromOurPages } from './apply-guards.ts';
 import type { PaymentStart } from './gateways/gateway.ts';
 import { handleNotification } from './notify.service.ts';
+import { isWechatBrowser } from './order-rules.ts';
 import type { PayChannel, PayOrder } from './payments.repository.ts';
 import * as payments from './payments.service.ts';
 
@@ -38,6 +39,7 @@ function whoAndWhere(
     returnUrl: q.vueReturnUrl,
     traceId: visitorIdFrom(req.headers['x-trace-id']),
     clientIp: req.ip,
+    inWechat: isWechatBrowser(req.headers['user-agent']),
   };
 }
 
@@ -48,7 +50,13 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
     ...contractRoute(routes.recharge),
     handler: async (req) => {
       const { userId } = signedIn(req);
-      return ok(await payments.rechargeCentre(deps, { userId, appType: req.query.appType }));
+      return ok(
+        await payments.rechargeCentre(deps, {
+          userId,
+          appType: req.query.appType,
+          inWechat: isWechatBrowser(req.headers['user-agent']),
+        }),
+      );
     },
   });
 

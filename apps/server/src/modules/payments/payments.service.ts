@@ -3,13 +3,19 @@ import { forbidden, unauthorized } from '../../shared/errors.ts';
 import type { BusinessEvent } from '../metrics/index.ts';
 import type { UsersPort } from '../users/index.ts';
 import type { WalletPort } from '../wallet/index.ts';
-import { type GatewayRegistry, type PaymentStart, REAL_GATEWAYS } from './gateways/gateway.ts';
+import {
+  type GatewayRegistry,
+  type PaymentRequest,
+  type PaymentStart,
+  REAL_GATEWAYS,
+} from './gateways/gateway.ts';
 import { clientOf, discountOf, newOrderNo, payAmountAt, safeReturnUrl } from './order-rules.ts';
 import {
   channelNotForClient,
   channelUnavailable,
   channelUnderMaintenance,
   noPackAtAmount,
+  openInBrowserToPay,
   packNotOfPurpose,
   packUnavailable,
   wrongAmount,
@@ -43,7 +49,11 @@ const yesNo = (flag: boolean) => (flag ? 'Y' : 'N');
 /** The recharge centre: packs, the channels offered to this client, and the reader's balance. */
 export async function rechargeCentre(
   deps: PaymentsDeps,
-  { userId, appType = DEFAULT_APP_TYPE }: { userId: number; appType?: string },
+  {
+    userId,
+    appType = DEFAULT_APP_TYPE,
+    inWechat = false,
+  }: { userId: number; appType?: string; inWechat?: boolean },
 ): Promise<RechargeResponse> {
   const [info, packs, channels] = await Promise.all([
     deps.users.userInfo(userId),
@@ -62,9 +72,13 @@ export async function rechargeCentre(
     isRecommend: yesNo(p.isRecommend),
     initiatorCode: p.initiatorCode,
   }));
-  // A channel whose gateway is not installed could not take the payment: it is not offered.
+  // A channel whose gateway is not installed could not take the payment, nor one that cannot inside WeChat's own
+  // browser when the reader is there: it is not offered.
   const subTypes: PaySubType[] = channels
-    .filter((c) => deps.gateways.forChannel(c) !== undefined)
+    .filter((c) => {
+      const gateway = deps.gateways.forChannel(c);
+      return gateway !== undefined && (!inWechat || gateway.worksInWechat);
+    })
     .map((c) => ({
       subTypeCode: c.subTypeCode,
       superiorCode: c.superiorCode as PaySubType['superiorCode'],
@@ -89,6 +103,8 @@ export interface ApplyInput {
   returnUrl?: string;
   traceId?: string;
   clientIp: string;
+  /** The reader is in WeChat's own browser (by its user agent): only gateways that work there are offered. */
+  inWechat?: boolean;
 }
 
 async function packFor(deps: PaymentsDeps, input: ApplyInput, channel: PayChannel): Promise<PayPack> {
@@ -125,6 +141,7 @@ export async function applyForPayment(
   if (!channel.appTypes.includes(input.appType)) throw channelNotForClient();
   const gateway = deps.gateways.forChannel(channel);
   if (!gateway) throw channelUnderMaintenance();
+  if (input.inWechat && !gateway.worksInWechat) throw openInBrowserToPay();
 
   const pack = await packFor(deps, input, channel);
   const payAmount = payAmountAt(pack.amountLevel, channel.discountPercent);
@@ -162,20 +179,38 @@ export async function applyForPayment(
   if (!reused) deps.count?.({ event: 'order-created', purpose: pack.type });
   // Gateways take the same order number twice as the same payment (the sandbox answers its first cashier).
   const start = await gateway.createPayment({
+    ...paymentRequestOf(deps, order, channel, gateway.name, pack.title),
+    inWechat: input.inWechat,
+  });
+  return { order, channel, start };
+}
+
+/** Where WeChat's OAuth brings a reader paying inside WeChat back to (wechat-jsapi.routes.ts). */
+export const JSAPI_RESUME_PATH = '/h5/pay/wechat/jsapi';
+
+/** What a gateway is asked to collect for an order: the same on apply and when a WeChat payer comes back. */
+export function paymentRequestOf(
+  deps: Pick<PaymentsDeps, 'notifyBase' | 'publicOrigin'>,
+  order: PayOrder,
+  channel: Pick<PayChannel, 'subTypeCode' | 'superiorCode'>,
+  gatewayName: string,
+  subject: string,
+): PaymentRequest {
+  return {
     orderNo: order.orderNo,
     channel: channel.subTypeCode,
     superiorCode: channel.superiorCode,
-    amount: payAmount,
-    subject: pack.title,
+    amount: order.payAmount,
+    subject,
     expiresAt: order.expiresAt,
-    client: clientOf(input.appType),
+    client: clientOf(order.appType),
     // A real gateway notifies one address for all its channels (its name: alipay, wechat_pay); the sandbox, each
     // channel's own.
-    notifyUrl: `${deps.notifyBase()}${notifyPath(REAL_GATEWAYS.has(gateway.name) ? gateway.name : channel.subTypeCode)}`,
-    returnUrl,
-    clientIp: input.clientIp,
-  });
-  return { order, channel, start };
+    notifyUrl: `${deps.notifyBase()}${notifyPath(REAL_GATEWAYS.has(gatewayName) ? gatewayName : channel.subTypeCode)}`,
+    returnUrl: order.returnUrl,
+    clientIp: order.clientIp || undefined,
+    resumeUrl: `${deps.publicOrigin}${JSAPI_RESUME_PATH}?orderNo=${encodeURIComponent(order.orderNo)}`,
+  };
 }
 
 /** The sweeper's pass: unpaid orders past their time become 'expired', each with its event. */

@@ -47,6 +47,10 @@ describe('where the gateway returns the reader (vueReturnUrl)', () => {
     expect(from('')).toBe('/user');
   });
 
+  it('is always the account centre inside WeChat, where reading is sent out to the browser', () => {
+    expect(returnPath(new URLSearchParams('bookId=12&number=3'), true)).toBe('/user');
+  });
+
   it('takes only positive whole numbers from the address', () => {
     expect(from('bookId=12&number=0')).toBe('/book/12');
     expect(from('bookId=12&number=javascript:alert(1)')).toBe('/book/12');

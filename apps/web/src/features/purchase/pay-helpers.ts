@@ -28,9 +28,11 @@ export const groupChannels = (channels: readonly PaySubType[]) =>
  * Where the gateway sends the browser back after paying (vueReturnUrl), always on this site: the chapter the
  * reader came from when the address names one (bookId and number), the book's page when only bookId is known
  * (its 'continue reading' prompt leads back to the chapter), else the account centre, which shows the
- * after-payment dialog and the new balance.
+ * after-payment dialog and the new balance (always, inside WeChat).
  */
-export function returnPath(search: URLSearchParams) {
+export function returnPath(search: URLSearchParams, inWechat = false) {
+  // WeChat's browser is sent out to read (the 'open in your browser' prompt): its readers come back to their account.
+  if (inWechat) return userPath();
   const bookId = positiveId(search.get('bookId'));
   const number = positiveId(search.get('number'));
   if (bookId && number) return readerPath(bookId, number);

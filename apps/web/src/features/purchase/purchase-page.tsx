@@ -6,12 +6,14 @@ import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { appType as detectAppType } from '../../lib/app-type.ts';
 import { userPath } from '../../lib/paths.ts';
+import { isWechatBrowser } from '../../lib/user-agent.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useRecharge } from './api/get-recharge.ts';
 import { ChannelSheet } from './components/channel-sheet.tsx';
 import { PackGrid } from './components/pack-grid.tsx';
 import { PAY_WITHIN, PayWarning } from './components/pay-warning.tsx';
 import { PURCHASE_SERVICE_HOURS, ServiceContact } from './components/service-contact.tsx';
+import { WechatNotice } from './components/wechat-notice.tsx';
 import { useStartPayment } from './hooks/use-start-payment.ts';
 import { returnPath, yuan } from './pay-helpers.ts';
 import './purchase.css';
@@ -20,7 +22,8 @@ import './purchase.css';
 export default function PurchasePage() {
   const [search] = useSearchParams();
   const appType = useMemo(() => detectAppType(), []);
-  const back = returnPath(search);
+  const inWechat = useMemo(() => isWechatBrowser(), []);
+  const back = returnPath(search, inWechat);
   const recharge = useRecharge(appType);
   const data = recharge.data;
   const setUser = useUserStore((s) => s.setUser);
@@ -64,6 +67,8 @@ export default function PurchasePage() {
           <p>{vip ? `VIP至 ${data.userInfo.vipEndDate}` : 'VIP 未开通'}</p>
         </div>
       </section>
+
+      {inWechat && data && <WechatNotice account={data.userInfo.account} canPay={data.subTypes.length > 0} />}
 
       {recharge.isPending && <div className="purchase-loading" aria-busy="true" />}
       {recharge.isError && (

@@ -1,14 +1,29 @@
 import { Toast } from 'antd-mobile';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
+import { appType } from '../../lib/app-type.ts';
 import { copyText } from '../../lib/clipboard.ts';
+import { purchasePath } from '../../lib/paths.ts';
+import { isWechatBrowser } from '../../lib/user-agent.ts';
+import { useRecharge } from '../purchase/api/get-recharge.ts';
 import { safeReturnPath } from './safe-return.ts';
 import './support.css';
+
+/**
+ * Inside WeChat, when the server offers a channel that pays there (WeChat Pay by JSAPI), the prompt also leads to the
+ * recharge centre. QQ and other browsers never ask.
+ */
+function useCanPayInWechat() {
+  const inWechat = isWechatBrowser();
+  const recharge = useRecharge(appType(), inWechat);
+  return inWechat && (recharge.data?.subTypes.length ?? 0) > 0;
+}
 
 /** /open-in-browser: WeChat and QQ readers are asked to open the site in the system browser (spec section 1). */
 export default function OpenInBrowserPage() {
   const [params] = useSearchParams();
   const address = location.origin + safeReturnPath(params.get('from'));
+  const canPayHere = useCanPayInWechat();
 
   const copy = async () => {
     if (await copyText(address)) Toast.show({ icon: 'success', content: '链接已复制', duration: 1500 });
@@ -61,6 +76,11 @@ export default function OpenInBrowserPage() {
             复制链接
           </button>
         </div>
+        {canPayHere && (
+          <p className="oib-pay-here">
+            只想充值？<Link to={purchasePath()}>在微信内充值</Link>
+          </p>
+        )}
       </section>
     </main>
   );

@@ -201,6 +201,8 @@ export function createAlipayGateway(opts: AlipayGatewayOptions): PaymentGateway 
   return {
     name: 'alipay',
     merchantId: opts.appId,
+    // WeChat's browser does not open Alipay's cashier.
+    worksInWechat: false,
 
     async createPayment(order: PaymentRequest) {
       if (!Number.isSafeInteger(order.amount) || order.amount < 1)

@@ -18,6 +18,13 @@ export interface PaymentRequest {
   returnUrl: string;
   /** The payer's address (WeChat Pay H5 checks the cashier is opened from it). */
   clientIp?: string;
+  /** The payer is in WeChat's own browser (its user agent says MicroMessenger). */
+  inWechat?: boolean;
+  /**
+   * Where a gateway that must first learn who pays sends the browser back to carry on (WeChat JSAPI: after the
+   * official account's OAuth), absolute, on the public origin.
+   */
+  resumeUrl?: string;
 }
 
 export type PaymentStart = { kind: 'redirect'; url: string } | { kind: 'app'; payUrl: string };
@@ -91,6 +98,11 @@ export interface PaymentGateway {
   readonly name: string;
   /** Our merchant id at this provider: a verified notification for another merchant is refused. */
   readonly merchantId: string;
+  /**
+   * Whether a payer in WeChat's own browser can pay here: WeChat blocks Alipay's pages and WeChat Pay refuses H5
+   * there, so only WeChat Pay with JSAPI (and the sandbox, our own page) can.
+   */
+  readonly worksInWechat: boolean;
   createPayment(order: PaymentRequest): Promise<PaymentStart>;
   /** Checks the signature (timing-safe) and the shape; never trusts anything in a notification before that. */
   verifyNotification(input: NotificationInput): Promise<Verification>;

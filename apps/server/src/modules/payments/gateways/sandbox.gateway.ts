@@ -30,6 +30,8 @@ export function createSandboxGateway(opts: {
   return {
     name: 'sandbox',
     merchantId: opts.merchantId,
+    // Our own cashier page: it opens anywhere, WeChat's browser included.
+    worksInWechat: true,
 
     async createPayment(order: PaymentRequest) {
       const { cashierUrl } = await opts.provider.createPayment({

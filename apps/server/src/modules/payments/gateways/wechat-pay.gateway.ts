@@ -19,6 +19,12 @@ import type {
   Verification,
   VerifiedNotification,
 } from './gateway.ts';
+import {
+  type BridgeParams,
+  createWechatJsapi,
+  type WechatJsapi,
+  type WechatJsapiOptions,
+} from './wechat-jsapi.ts';
 
 // WeChat Pay API v3, as its documentation describes it (pay.weixin.qq.com/doc/v3/merchant): requests signed with
 // the merchant's RSA key (SHA256withRSA over method, path and query, timestamp, nonce and body), answers and
@@ -49,6 +55,8 @@ export interface WechatPayOptions {
   platformPublicKey: string;
   platformPublicKeyId: string;
   baseUrl?: string;
+  /** Paying inside WeChat (JSAPI): the official account's AppSecret for its web OAuth; absent, H5 only. */
+  jsapi?: WechatJsapiOptions;
   now?: () => Date;
 }
 
@@ -69,6 +77,10 @@ export interface WechatPayGateway extends PaymentGateway {
   queryPayment(orderNo: string): Promise<PaymentQuery>;
   refund(request: RefundRequest): Promise<RefundResult>;
   verifyRefundNotification(input: NotificationInput): Promise<RefundVerification>;
+  /** JSAPI, when configured: the official account's OAuth and the bridge's signature. */
+  readonly jsapi?: WechatJsapi;
+  /** A JSAPI order for the payer with this openid, its prepay_id signed for WeixinJSBridge. */
+  prepayJsapi(order: PaymentRequest, openid: string): Promise<BridgeParams>;
 }
 
 type Json = Record<string, unknown>;
@@ -134,6 +146,26 @@ export function createWechatPayGateway(opts: WechatPayOptions): WechatPayGateway
   const keys = loadKeys(opts);
   const now = opts.now ?? (() => new Date());
   const baseUrl = (opts.baseUrl ?? DEFAULT_WECHATPAY_BASE_URL).replace(/\/+$/, '');
+  const jsapi = opts.jsapi
+    ? createWechatJsapi({ ...opts.jsapi, appid: opts.appid, privateKey: keys.privateKey, now })
+    : undefined;
+
+  /** What an H5 and a JSAPI order both say: who is paid, for what, how much, until when, notified where. */
+  function orderFields(order: PaymentRequest): Json {
+    if (!Number.isSafeInteger(order.amount) || order.amount < 1)
+      throw new WechatPayError(`WeChat Pay: amount ${order.amount} is not a positive number of fen`);
+    return {
+      appid: opts.appid,
+      mchid: opts.mchid,
+      description: Array.from(order.subject.trim() || order.orderNo)
+        .slice(0, DESCRIPTION_MAX)
+        .join(''),
+      out_trade_no: order.orderNo,
+      time_expire: chinaRfc3339(order.expiresAt),
+      notify_url: order.notifyUrl,
+      amount: { total: order.amount, currency: 'CNY' },
+    };
+  }
 
   /** Checks WeChat Pay's signature on a message (an answer or a notification). `absent`: no signature at all. */
   function checkSignature(
@@ -299,27 +331,25 @@ export function createWechatPayGateway(opts: WechatPayOptions): WechatPayGateway
     name: 'wechat_pay',
     merchantId: opts.mchid,
 
+    worksInWechat: jsapi !== undefined,
+
     /**
      * H5 payment, for phone browsers outside WeChat: WeChat Pay checks that the payer opens h5_url from the
      * address given as payer_client_ip and from a page of the H5 domain registered in the merchant platform, and
-     * h5_url lives 5 minutes (asking again with the same fields gives a fresh one).
+     * h5_url lives 5 minutes (asking again with the same fields gives a fresh one). Inside WeChat, H5 is refused
+     * by WeChat Pay: the browser goes first to the official account's OAuth for the payer's openid, which comes
+     * back to `resumeUrl` (see prepayJsapi).
      */
     async createPayment(order: PaymentRequest): Promise<PaymentStart> {
-      if (!Number.isSafeInteger(order.amount) || order.amount < 1)
-        throw new WechatPayError(`WeChat Pay: amount ${order.amount} is not a positive number of fen`);
-      const description = Array.from(order.subject.trim() || order.orderNo)
-        .slice(0, DESCRIPTION_MAX)
-        .join('');
-      // JSAPI (inside WeChat) would POST /v3/pay/transactions/jsapi with payer.openid (from the official account's
-      // OAuth) instead of scene_info, and hand the browser a signed prepay_id for WeixinJSBridge; not done here.
+      if (order.inWechat) {
+        if (!jsapi || !order.resumeUrl)
+          throw new WechatPayError('WeChat Pay: paying inside WeChat needs JSAPI (WECHATPAY_APPSECRET)');
+        // The state is the order number: the return checks the session owns that order, and a code swapped in by
+        // someone else only names a payer WeChat's cashier refuses to anyone but that payer.
+        return { kind: 'redirect', url: jsapi.authorizeUrl(order.resumeUrl, order.orderNo) };
+      }
       const answer = await call('POST', '/v3/pay/transactions/h5', {
-        appid: opts.appid,
-        mchid: opts.mchid,
-        description,
-        out_trade_no: order.orderNo,
-        time_expire: chinaRfc3339(order.expiresAt),
-        notify_url: order.notifyUrl,
-        amount: { total: order.amount, currency: 'CNY' },
+        ...orderFields(order),
         scene_info: { payer_client_ip: order.clientIp ?? '127.0.0.1', h5_info: { type: 'Wap' } },
       });
       if (!answer.ok) throw failure(`H5 order ${order.orderNo}`, answer);
@@ -331,6 +361,22 @@ export function createWechatPayGateway(opts: WechatPayOptions): WechatPayGateway
         );
       const url = `${h5Url}${h5Url.includes('?') ? '&' : '?'}redirect_url=${encodeURIComponent(order.returnUrl)}`;
       return order.client === 'web' ? { kind: 'redirect', url } : { kind: 'app', payUrl: url };
+    },
+
+    jsapi,
+
+    async prepayJsapi(order: PaymentRequest, openid: string): Promise<BridgeParams> {
+      if (!jsapi) throw new WechatPayError('WeChat Pay: JSAPI is not configured (WECHATPAY_APPSECRET)');
+      // Asked again for the same order (a reload), WeChat Pay answers the same prepay_id while the fields match.
+      const answer = await call('POST', '/v3/pay/transactions/jsapi', {
+        ...orderFields(order),
+        payer: { openid },
+      });
+      if (!answer.ok) throw failure(`JSAPI order ${order.orderNo}`, answer);
+      const prepayId = text(answer.json, 'prepay_id');
+      if (!prepayId || !/^[A-Za-z0-9_-]{1,64}$/.test(prepayId))
+        throw new WechatPayError(`WeChat Pay JSAPI order ${order.orderNo}: answer without prepay_id`);
+      return jsapi.bridgeParams(prepayId);
     },
 
     async verifyNotification(input: NotificationInput): Promise<Verification> {

@@ -13,4 +13,5 @@ export const rechargeQueryOptions = (appType: AppType) =>
     staleTime: 0,
   });
 
-export const useRecharge = (appType: AppType) => useQuery(rechargeQueryOptions(appType));
+export const useRecharge = (appType: AppType, enabled = true) =>
+  useQuery({ ...rechargeQueryOptions(appType), enabled });
