@@ -18,6 +18,9 @@ const ImportsPage = lazy(() => import('./pages/imports.tsx'));
 const HomePage = lazy(() => import('./pages/home.tsx'));
 const BranchesPage = lazy(() => import('./pages/branches.tsx'));
 const ComplaintsPage = lazy(() => import('./pages/complaints.tsx'));
+const OrdersPage = lazy(() => import('./pages/orders.tsx'));
+const OrderPage = lazy(() => import('./pages/order.tsx'));
+const RevenuePage = lazy(() => import('./pages/revenue.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found.tsx'));
@@ -58,6 +61,9 @@ export function App() {
                   <Route path="/imports" element={screen('/imports', <ImportsPage />)} />
                   <Route path="/home" element={screen('/home', <HomePage />)} />
                   <Route path="/branches" element={screen('/branches', <BranchesPage />)} />
+                  <Route path="/orders" element={screen('/orders', <OrdersPage />)} />
+                  <Route path="/orders/:orderNo" element={screen('/orders', <OrderPage />)} />
+                  <Route path="/revenue" element={screen('/revenue', <RevenuePage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />
                   <Route path="/operators" element={screen('/operators', <OperatorsPage />)} />
                   <Route path="/audit" element={screen('/audit', <AuditPage />)} />

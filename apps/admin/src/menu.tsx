@@ -3,12 +3,21 @@ import {
   BookOutlined,
   CloudUploadOutlined,
   CustomerServiceOutlined,
+  FundOutlined,
   HomeOutlined,
+  ProfileOutlined,
   TeamOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import { ANY_ROLE, CATALOGUE_WRITERS, COMPLAINT_READERS, OWNER_ONLY } from './session.tsx';
+import {
+  ANY_ROLE,
+  CATALOGUE_WRITERS,
+  COMPLAINT_READERS,
+  ORDER_READERS,
+  OWNER_ONLY,
+  REVENUE_READERS,
+} from './session.tsx';
 import type { Role } from './types.ts';
 
 export interface MenuEntry {
@@ -32,6 +41,14 @@ export const MENU: MenuEntry[] = [
   { path: '/imports', name: '导入', icon: <CloudUploadOutlined />, roles: CATALOGUE_WRITERS },
   { path: '/home', name: '首页', icon: <HomeOutlined />, roles: ANY_ROLE },
   { path: '/branches', name: '渠道客服', icon: <CustomerServiceOutlined />, roles: ANY_ROLE },
+  {
+    path: '/orders',
+    name: '订单',
+    icon: <ProfileOutlined />,
+    roles: ORDER_READERS,
+    children: [{ path: '/orders/:orderNo', name: '订单详情', hideInMenu: true }],
+  },
+  { path: '/revenue', name: '营收', icon: <FundOutlined />, roles: REVENUE_READERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
   { path: '/operators', name: '管理员', icon: <TeamOutlined />, roles: OWNER_ONLY },
   { path: '/audit', name: '操作日志', icon: <AuditOutlined />, roles: OWNER_ONLY },

@@ -6,6 +6,10 @@ export const CATALOGUE_WRITERS: readonly Role[] = ['owner', 'editor'];
 export const OWNER_ONLY: readonly Role[] = ['owner'];
 export const COMPLAINT_READERS: readonly Role[] = ['owner', 'support'];
 export const ANY_ROLE: readonly Role[] = ['owner', 'editor', 'finance', 'support'];
+/** Who reads orders and their stories (the server's ORDER_READERS): not editors. */
+export const ORDER_READERS: readonly Role[] = ['owner', 'finance', 'support'];
+/** Who reads revenue (the server's REVENUE_READERS). */
+export const REVENUE_READERS: readonly Role[] = ['owner', 'finance'];
 
 interface Session {
   /** The signed-in operator; undefined until GET /api/admin/me answered. */

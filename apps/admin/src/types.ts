@@ -146,6 +146,8 @@ export interface Ad {
 
 export interface Branch {
   branchId: number;
+  /** What operators call the branch (revenue per branch shows it); empty when not named. */
+  name: string;
   appDownloadUrl: string;
   appDownloadHome: string;
   customerServiceEmail: string;
@@ -172,4 +174,135 @@ export interface AuditRow {
   before: unknown;
   after: unknown;
   at: string;
+}
+
+export type OrderState = 'created' | 'paid' | 'expired' | 'cancelled';
+export const ORDER_STATE_NAMES: Record<OrderState, string> = {
+  created: '待支付',
+  paid: '已支付',
+  expired: '已过期',
+  cancelled: '已取消',
+};
+export const ORDER_STATE_COLORS: Record<OrderState, string> = {
+  created: 'processing',
+  paid: 'success',
+  expired: 'default',
+  cancelled: 'default',
+};
+
+export type Purpose = 'coin' | 'vip';
+export const PURPOSE_NAMES: Record<Purpose, string> = { coin: '阅币', vip: 'VIP' };
+
+/** A row of GET /api/admin/orders. Amounts in cents. */
+export interface OrderRow {
+  orderNo: string;
+  userId: number;
+  account: string;
+  purpose: Purpose;
+  channel: string;
+  channelName: string;
+  gateway: string;
+  amountLevel: number;
+  payAmount: number;
+  itemCount: number;
+  presentCount: number;
+  state: OrderState;
+  branchId: number;
+  /** The branch's name in 渠道客服, empty when not named. */
+  branchName: string;
+  refundedAmount: number;
+  createdAt: string;
+  paidAt: string | null;
+}
+
+export interface PayChannelOption {
+  code: string;
+  name: string;
+  active: boolean;
+}
+
+export interface OrderPage extends Page<OrderRow> {
+  channels: PayChannelOption[];
+}
+
+export type RefundState = 'processing' | 'success' | 'failed';
+export const REFUND_STATE_NAMES: Record<RefundState, string> = {
+  processing: '处理中',
+  success: '成功',
+  failed: '失败',
+};
+
+export interface Refund {
+  refundNo: string;
+  amount: number;
+  reason: string;
+  state: RefundState;
+  gatewayRefundNo: string | null;
+  actor: string;
+  createdAt: string;
+}
+
+export interface OrderEvent {
+  id: number;
+  at: string;
+  fromStatus: OrderState | null;
+  toStatus: OrderState;
+  /** apply, notify, query (the reconciler), sweeper, refund, refund-notify, … */
+  source: string;
+  detail: string;
+  /** What the gateway said (a notification, a query's or a refund's answer), without signatures. */
+  payload: unknown;
+}
+
+export interface LedgerTransfer {
+  transferId: string;
+  kind: 'recharge' | 'bonus' | 'purchase';
+  amount: number;
+  memo: string;
+  createdAt: string;
+  /** Both sides: `user:{id}` or a system account (`system:payments`, `system:bonus`). */
+  entries: { account: string; amount: number }[];
+}
+
+/** GET /api/admin/orders/{orderNo}: the whole story of an order. */
+export interface OrderStory {
+  order: Omit<OrderRow, 'userId' | 'account' | 'refundedAmount'> & {
+    packId: number;
+    packTitle: string;
+    gatewayTradeNo: string | null;
+    appType: string;
+    fromDomain: string;
+    traceId: string;
+    clientIp: string;
+    expiresAt: string;
+    checkedAt: string | null;
+  };
+  user: { id: number; account: string; vipEnd: string | null };
+  events: OrderEvent[];
+  refunds: Refund[];
+  ledger: LedgerTransfer[];
+  refund: { refunded: number; processing: number; left: number; refusal: string | null };
+}
+
+export interface RevenueSums {
+  paidCount: number;
+  paidAmount: number;
+  refundedAmount: number;
+}
+
+export interface RevenueRow {
+  branchId: number;
+  branchName: string;
+  coin: RevenueSums;
+  vip: RevenueSums;
+  all: RevenueSums;
+}
+
+/** GET /api/admin/revenue: China dates from..to, both included. */
+export interface Revenue {
+  from: string;
+  to: string;
+  days: number;
+  rows: RevenueRow[];
+  total: Record<'coin' | 'vip' | 'all', RevenueSums>;
 }

@@ -31,6 +31,7 @@ export default function BranchesPage() {
     form.setFieldsValue(
       branch ?? {
         branchId: undefined,
+        name: '',
         appDownloadUrl: '',
         appDownloadHome: '',
         customerServiceEmail: '',
@@ -44,6 +45,7 @@ export default function BranchesPage() {
     if (branchId === undefined) return false;
     const { branchId: _, ...body } = values;
     const fields = {
+      name: body.name?.trim() ?? '',
       appDownloadUrl: body.appDownloadUrl?.trim() ?? '',
       appDownloadHome: body.appDownloadHome?.trim() ?? '',
       customerServiceEmail: body.customerServiceEmail?.trim() ?? '',
@@ -65,7 +67,7 @@ export default function BranchesPage() {
         dataSource={rows ?? []}
         search={false}
         pagination={false}
-        headerTitle="各推广渠道的下载地址与客服联系方式（渠道 -2 为默认，其他渠道未设置时使用它）"
+        headerTitle="各推广渠道的名称、下载地址与客服联系方式（渠道 -2 为默认，其他渠道未设置时使用它）"
         options={{ density: false, setting: false, reload: load }}
         toolBarRender={() =>
           canWrite
@@ -82,6 +84,12 @@ export default function BranchesPage() {
             dataIndex: 'branchId',
             width: 120,
             render: (_, r) => (r.branchId === -2 ? <Tag color="blue">默认 (-2)</Tag> : r.branchId),
+          },
+          {
+            title: '名称',
+            dataIndex: 'name',
+            width: 140,
+            render: (_, r) => empty(r.name),
           },
           {
             title: 'APP 下载地址',
@@ -144,6 +152,12 @@ export default function BranchesPage() {
             rules={[{ required: true, message: '请输入渠道 ID' }]}
           />
         )}
+        <ProFormText
+          name="name"
+          label="名称"
+          placeholder="运营对渠道的称呼，如 抖音一号（营收按渠道显示）"
+          fieldProps={{ maxLength: 30 }}
+        />
         <ProFormText name="appDownloadUrl" label="APP 下载地址" placeholder="https://…" />
         <ProFormText name="appDownloadHome" label="下载页" placeholder="https://…" />
         <ProFormText name="customerServiceEmail" label="客服邮箱" placeholder="service@example.com" />

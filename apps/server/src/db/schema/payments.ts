@@ -99,6 +99,9 @@ export const payOrders = pgTable(
     // find_account looks up paid orders of one China-time day; the sweeper looks for stale created orders.
     index('pay_orders_by_paid_at').on(t.paidAt),
     index('pay_orders_stale').on(t.status, t.expiresAt),
+    // The console's order list: newest first, a China-date range of creation, one promotion branch.
+    index('pay_orders_by_created_at').on(t.createdAt, t.id),
+    index('pay_orders_by_branch').on(t.branchId, t.createdAt),
     // The reconciler's round: orders not paid yet, least recently asked first.
     index('pay_orders_unsettled')
       .on(t.checkedAt, t.createdAt)

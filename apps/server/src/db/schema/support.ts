@@ -5,6 +5,8 @@ import { users } from './users.ts';
 // Common info per branch; branch -2 is the default every other branch falls back to.
 export const branchSettings = pgTable('branch_settings', {
   branchId: integer().primaryKey(),
+  // What operators call the branch (the console's revenue per branch shows it); readers never see it.
+  name: text().notNull().default(''),
   appDownloadUrl: text().notNull().default(''),
   appDownloadHome: text().notNull().default(''),
   customerServiceEmail: text().notNull().default(''),

@@ -6,6 +6,7 @@ import { createAlipayGateway } from './gateways/alipay.gateway.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createSandboxGateway } from './gateways/sandbox.gateway.ts';
 import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
+import { ordersConsoleRoutes } from './orders-console.routes.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 import { expireStaleOrders, type PaymentsDeps } from './payments.service.ts';
@@ -109,6 +110,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
   await paymentsRoutes(app, deps);
   if (wechatPay) await wechatJsapiRoutes(app, deps, wechatPay);
   await refundsRoutes(app, { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
+  await ordersConsoleRoutes(app, { db: ctx.db, gateways: deps.gateways });
   ctx.log.info(
     { sandboxPay: config.sandboxPay },
     config.sandboxPay

@@ -43,6 +43,24 @@ describeDb('the console’s support calls', () => {
     expect(await t.db.select().from(branchSettings).orderBy(branchSettings.branchId)).toEqual(before);
   });
 
+  it('names a branch for operators (trimmed; kept when a save does not send it); readers never see it', async () => {
+    const named = await admin('editor', 'POST', '/api/admin/branches/321', {
+      ...settings,
+      name: ' 抖音一号 ',
+    });
+    expect(named.json().data).toMatchObject({ branchId: 321, name: '抖音一号' });
+    const again = await admin('editor', 'POST', '/api/admin/branches/321', settings);
+    expect(again.json().data).toMatchObject({ name: '抖音一号' });
+    const tooLong = await admin('editor', 'POST', '/api/admin/branches/321', {
+      ...settings,
+      name: '名'.repeat(31),
+    });
+    expect(tooLong.json()).toMatchObject({ code: 400, data: { field: 'name' } });
+    const listed = (await admin('support', 'GET', '/api/admin/branches')).json().data;
+    expect(listed.find((b: { branchId: number }) => b.branchId === 321)).toMatchObject({ name: '抖音一号' });
+    expect(JSON.stringify((await t.app.inject('/api/common/info/v2/321')).json())).not.toContain('抖音一号');
+  });
+
   it('shows complaints to customer service, newest first, and not to finance', async () => {
     await t.app.inject({
       method: 'POST',

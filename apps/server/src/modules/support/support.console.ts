@@ -39,9 +39,11 @@ export async function supportConsoleRoutes(
     {
       schema: {
         tags,
-        summary: '设置渠道的客服信息（-2 为默认）',
+        summary: '设置渠道的名称与客服信息（-2 为默认）',
         params: Type.Object({ branchId: Branch }),
         body: Type.Object({
+          // What operators call the branch (revenue per branch shows it); optional, kept when not sent.
+          name: Type.Optional(Type.String({ maxLength: 30 })),
           appDownloadUrl: Address,
           appDownloadHome: Address,
           customerServiceEmail: Type.String({ maxLength: 100, pattern: '^([^\\s@]+@[^\\s@]+\\.[^\\s@]+)?$' }),
@@ -52,12 +54,13 @@ export async function supportConsoleRoutes(
     },
     async (req) => {
       const { branchId } = req.params;
+      const body = { ...req.body, ...(req.body.name === undefined ? {} : { name: req.body.name.trim() }) };
       const saved = await db.transaction(async (tx) => {
         const before = (await settingsOf(branchId, tx)) ?? null;
         const [after] = await tx
           .insert(branchSettings)
-          .values({ branchId, ...req.body })
-          .onConflictDoUpdate({ target: branchSettings.branchId, set: req.body })
+          .values({ branchId, ...body })
+          .onConflictDoUpdate({ target: branchSettings.branchId, set: body })
           .returning();
         await ctx.ports.operators.audit(tx, {
           ...auditActorOf(req),

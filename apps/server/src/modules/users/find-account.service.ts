@@ -1,27 +1,11 @@
 import type { FoundAccount } from '@yueman/contract';
+import { chinaDay } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
 import type { PaymentsPort } from '../payments/index.ts';
 import { generatePassword, hashPassword } from './password.ts';
 import { hashToken, issueSession } from './sessions.ts';
 import { accountNotFound, TooManyAttempts } from './users.errors.ts';
 import type { UsersDeps } from './users.service.ts';
-
-const DAY_MS = 24 * 3600 * 1000;
-// China time is UTC+8 all year.
-const CHINA_OFFSET_MS = 8 * 3600 * 1000;
-
-/** The UTC instants [from, to) of a China-time calendar day 'YYYY-MM-DD'; undefined when not a real date. */
-export function chinaDay(text: string): { from: Date; to: Date } | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m) return undefined;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const midnightUtc = Date.UTC(year, month - 1, day);
-  const check = new Date(midnightUtc);
-  // Date.UTC rolls 2024-02-30 over to March: such a date is not real.
-  if (year < 2000 || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
-  const from = midnightUtc - CHINA_OFFSET_MS;
-  return { from: new Date(from), to: new Date(from + DAY_MS) };
-}
 
 /** Merchant order numbers: ours are `YM` + date + 16 hex digits; a gateway's bill shows the same number. */
 const ORDER_NO = /^[A-Z0-9]{6,64}$/;

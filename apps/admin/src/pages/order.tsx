@@ -1,0 +1,421 @@
+import { ModalForm, PageContainer, ProCard, ProFormDigit, ProFormTextArea } from '@ant-design/pro-components';
+import {
+  Alert,
+  App,
+  Button,
+  Collapse,
+  Descriptions,
+  type DescriptionsProps,
+  Empty,
+  Form,
+  Skeleton,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Timeline,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { get, post, shown } from '../api.ts';
+import { branchLabel, centsOf, dateTime, yuan } from '../format.ts';
+import { contentOf, StateTag } from '../order-parts.tsx';
+import { OWNER_ONLY, useCan } from '../session.tsx';
+import {
+  type LedgerTransfer,
+  type OrderEvent,
+  type OrderStory,
+  REFUND_STATE_NAMES,
+  type Refund,
+} from '../types.ts';
+
+/** Where an event came from, as operators read it (docs/payments.md, "The story of an order"). */
+const SOURCE_NAMES: Record<string, string> = {
+  apply: '下单',
+  notify: '网关通知',
+  query: '向网关查询',
+  sweeper: '超时未支付',
+  refund: '退款',
+  'refund-notify': '退款通知',
+  wechat_jsapi: '微信内支付',
+};
+
+const KIND_NAMES: Record<LedgerTransfer['kind'], string> = {
+  recharge: '充值',
+  bonus: '赠送',
+  purchase: '购买',
+};
+
+const ACCOUNT_NAMES: Record<string, string> = {
+  'system:payments': '系统：充值',
+  'system:bonus': '系统：赠送',
+  'system:sales': '系统：销售',
+};
+
+function eventColor(e: OrderEvent) {
+  if (e.detail.startsWith('refused') || e.detail.includes('failed')) return 'red';
+  if (e.toStatus === 'paid' && e.fromStatus !== 'paid') return 'green';
+  if (e.source === 'refund' || e.source === 'refund-notify') return 'orange';
+  if (e.toStatus === 'expired' || e.toStatus === 'cancelled') return 'gray';
+  return 'blue';
+}
+
+/** One event: where it came from, the state change, the detail, and what the gateway said (folded). */
+function EventBody({ event }: { event: OrderEvent }) {
+  return (
+    <Space direction="vertical" size={4} style={{ width: '100%' }}>
+      <Space size={8} wrap>
+        <Typography.Text strong>{SOURCE_NAMES[event.source] ?? event.source}</Typography.Text>
+        {event.fromStatus === event.toStatus ? (
+          <Typography.Text type="secondary">状态不变</Typography.Text>
+        ) : (
+          <Space size={4}>
+            {event.fromStatus && <StateTag state={event.fromStatus} />}
+            {event.fromStatus && <span>→</span>}
+            <StateTag state={event.toStatus} />
+          </Space>
+        )}
+      </Space>
+      {event.detail && (
+        <Typography.Text type="secondary" style={{ wordBreak: 'break-all' }}>
+          {event.detail}
+        </Typography.Text>
+      )}
+      {event.payload !== null && event.payload !== undefined && (
+        <Collapse
+          size="small"
+          items={[
+            {
+              key: 'payload',
+              label: '网关报文',
+              children: <pre className="json-block">{JSON.stringify(event.payload, null, 2)}</pre>,
+            },
+          ]}
+        />
+      )}
+    </Space>
+  );
+}
+
+/** A refund's request id: made once when the form opens, so a second submit of it refunds once. */
+function newRequestId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `console-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+interface RefundFields {
+  /** Yuan, two decimals. */
+  amount: number;
+  reason: string;
+}
+
+const refundColumns: TableColumnsType<Refund> = [
+  {
+    title: '退款单号',
+    dataIndex: 'refundNo',
+    render: (no: string) => <Typography.Text copyable>{no}</Typography.Text>,
+  },
+  { title: '金额', dataIndex: 'amount', width: 100, align: 'right', render: (c: number) => yuan(c) },
+  { title: '原因', dataIndex: 'reason', ellipsis: true },
+  {
+    title: '状态',
+    dataIndex: 'state',
+    width: 90,
+    render: (s: Refund['state']) => (
+      <Tag color={s === 'success' ? 'success' : s === 'failed' ? 'error' : 'processing'}>
+        {REFUND_STATE_NAMES[s]}
+      </Tag>
+    ),
+  },
+  { title: '网关退款号', dataIndex: 'gatewayRefundNo', render: (n: string | null) => n ?? '-' },
+  { title: '操作人', dataIndex: 'actor', width: 110 },
+  { title: '时间', dataIndex: 'createdAt', width: 170, render: (at: string) => dateTime(at, true) },
+];
+
+const ledgerColumns: TableColumnsType<LedgerTransfer> = [
+  {
+    title: '转账',
+    dataIndex: 'transferId',
+    render: (id: string) => <Typography.Text code>{id}</Typography.Text>,
+  },
+  { title: '类型', dataIndex: 'kind', width: 80, render: (k: LedgerTransfer['kind']) => KIND_NAMES[k] },
+  { title: '阅币', dataIndex: 'amount', width: 90, align: 'right' },
+  {
+    title: '分录（两边之和为 0）',
+    dataIndex: 'entries',
+    render: (entries: LedgerTransfer['entries']) => (
+      <Space direction="vertical" size={0}>
+        {entries.map((e) => (
+          <span key={e.account}>
+            {ACCOUNT_NAMES[e.account] ?? e.account.replace(/^user:/, '读者 ')}{' '}
+            <Typography.Text type={e.amount > 0 ? 'success' : 'secondary'}>
+              {e.amount > 0 ? `+${e.amount}` : e.amount}
+            </Typography.Text>
+          </span>
+        ))}
+      </Space>
+    ),
+  },
+  { title: '时间', dataIndex: 'createdAt', width: 170, render: (at: string) => dateTime(at, true) },
+];
+
+/** The whole story of an order: what was bought, every event with the gateway's messages, refunds, the ledger. */
+export default function OrderPage() {
+  const orderNo = useParams().orderNo ?? '';
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const canRefund = useCan(OWNER_ONLY);
+  const [story, setStory] = useState<OrderStory>();
+  const [missing, setMissing] = useState(false);
+  const [refunding, setRefunding] = useState(false);
+  const requestId = useRef('');
+  const [refundForm] = Form.useForm<RefundFields>();
+
+  const load = useCallback(async () => {
+    const found = await shown(get<OrderStory>(`/api/admin/orders/${encodeURIComponent(orderNo)}`));
+    if (found) setStory(found);
+    else setMissing(true);
+  }, [orderNo]);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  const back = () => navigate('/orders');
+  if (missing) {
+    return (
+      <PageContainer title="订单详情" onBack={back}>
+        <Empty description="订单不存在" />
+      </PageContainer>
+    );
+  }
+  if (!story) {
+    return (
+      <PageContainer title="订单详情">
+        <Skeleton active />
+      </PageContainer>
+    );
+  }
+  const { order, user, refund } = story;
+
+  const openRefund = () => {
+    requestId.current = newRequestId();
+    setRefunding(true);
+  };
+
+  const submitRefund = async (values: RefundFields) => {
+    const answer = await shown(
+      post<{ refund: Refund }>(
+        `/api/admin/orders/${encodeURIComponent(order.orderNo)}/refunds`,
+        { amount: centsOf(values.amount), reason: values.reason.trim(), requestId: requestId.current },
+        { form: refundForm },
+      ),
+    );
+    // Refused (shown already): the form stays open with the same request id, so sending it again is the same refund.
+    if (!answer) return false;
+    const { state, amount } = answer.refund;
+    if (state === 'success') message.success(`已退款 ${yuan(amount)}`);
+    else if (state === 'processing') message.info('退款处理中：结果以支付网关为准，稍后刷新查看');
+    else message.error('支付网关拒绝了这笔退款，详见订单经过');
+    setRefunding(false);
+    await load();
+    return true;
+  };
+
+  const items: DescriptionsProps['items'] = [
+    {
+      key: 'orderNo',
+      label: '订单号',
+      children: <Typography.Text copyable>{order.orderNo}</Typography.Text>,
+    },
+    { key: 'state', label: '状态', children: <StateTag state={order.state} /> },
+    {
+      key: 'content',
+      label: '内容',
+      children: `${contentOf(order)}（${order.packTitle}，套餐 ${order.packId}）`,
+    },
+    {
+      key: 'amount',
+      label: '金额',
+      children: (
+        <Space size={8}>
+          <Typography.Text strong>实付 {yuan(order.payAmount)}</Typography.Text>
+          {order.amountLevel !== order.payAmount && (
+            <Typography.Text type="secondary">原价 {yuan(order.amountLevel)}</Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    {
+      key: 'refunded',
+      label: '退款',
+      children: (
+        <Space size={8} wrap>
+          <span>已退 {yuan(refund.refunded)}</span>
+          {refund.processing > 0 && <Tag color="processing">处理中 {yuan(refund.processing)}</Tag>}
+          {order.state === 'paid' && (
+            <Typography.Text type="secondary">可退 {yuan(refund.left)}</Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    {
+      key: 'user',
+      label: '读者',
+      children: (
+        <Space size={8} wrap>
+          <span>
+            {user.account}（ID {user.id}）
+          </span>
+          {user.vipEnd && <Typography.Text type="secondary">VIP 至 {dateTime(user.vipEnd)}</Typography.Text>}
+        </Space>
+      ),
+    },
+    { key: 'channel', label: '支付渠道', children: `${order.channelName}（${order.channel}）` },
+    { key: 'gateway', label: '网关', children: order.gateway },
+    {
+      key: 'tradeNo',
+      label: '网关交易号',
+      children: order.gatewayTradeNo ? (
+        <Typography.Text copyable>{order.gatewayTradeNo}</Typography.Text>
+      ) : (
+        '-'
+      ),
+    },
+    { key: 'branch', label: '推广渠道', children: branchLabel(order.branchId, order.branchName) },
+    { key: 'appType', label: '客户端', children: order.appType },
+    { key: 'fromDomain', label: '来源域名', children: order.fromDomain || '-' },
+    { key: 'createdAt', label: '下单时间', children: dateTime(order.createdAt, true) },
+    { key: 'paidAt', label: '支付时间', children: dateTime(order.paidAt, true) },
+    { key: 'expiresAt', label: '支付截止', children: dateTime(order.expiresAt, true) },
+    { key: 'checkedAt', label: '最近向网关查询', children: dateTime(order.checkedAt, true) },
+    { key: 'clientIp', label: '客户端地址', children: order.clientIp || '-' },
+    { key: 'traceId', label: '访客 ID', children: order.traceId || '-' },
+  ];
+
+  const refundButton = canRefund && (
+    <Tooltip key="refund" title={refund.refusal ?? undefined}>
+      <Button type="primary" danger disabled={refund.refusal !== null} onClick={openRefund}>
+        退款
+      </Button>
+    </Tooltip>
+  );
+
+  return (
+    <PageContainer
+      title={`订单 ${order.orderNo}`}
+      onBack={back}
+      tags={<StateTag state={order.state} />}
+      extra={[
+        <Button key="reload" onClick={load}>
+          刷新
+        </Button>,
+        refundButton,
+      ]}
+    >
+      <ProCard title="订单" bordered style={{ marginBottom: 16 }}>
+        <Descriptions size="small" column={3} items={items} data-testid="order-facts" />
+      </ProCard>
+      <ProCard title="经过" subTitle="时间顺序；展开查看网关报文" bordered style={{ marginBottom: 16 }}>
+        <Timeline
+          data-testid="order-events"
+          items={story.events.map((e) => ({
+            key: e.id,
+            color: eventColor(e),
+            children: (
+              <>
+                <Typography.Text type="secondary">{dateTime(e.at, true)}</Typography.Text>
+                <EventBody event={e} />
+              </>
+            ),
+          }))}
+        />
+      </ProCard>
+      <ProCard
+        title="退款"
+        subTitle="原路退回付款人；已到账的阅币不扣回"
+        bordered
+        style={{ marginBottom: 16 }}
+      >
+        <Table<Refund>
+          rowKey="refundNo"
+          size="small"
+          columns={refundColumns}
+          dataSource={story.refunds}
+          pagination={false}
+          locale={{ emptyText: '没有退款' }}
+          data-testid="order-refunds"
+        />
+      </ProCard>
+      <ProCard title="账本" subTitle="这笔订单记入阅币账本的转账" bordered>
+        {story.ledger.length > 0 ? (
+          <Table<LedgerTransfer>
+            rowKey="transferId"
+            size="small"
+            columns={ledgerColumns}
+            dataSource={story.ledger}
+            pagination={false}
+            data-testid="order-ledger"
+          />
+        ) : (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={
+              order.state !== 'paid'
+                ? '未支付，没有入账'
+                : order.purpose === 'vip'
+                  ? 'VIP 订单不记入阅币账本：天数加在读者的 VIP 到期时间上'
+                  : '没有入账记录'
+            }
+          />
+        )}
+      </ProCard>
+
+      <ModalForm<RefundFields>
+        name="refund"
+        title={`退款：${order.orderNo}`}
+        open={refunding}
+        form={refundForm}
+        initialValues={{ amount: refund.left / 100, reason: '' }}
+        width={520}
+        layout="horizontal"
+        labelCol={{ span: 6 }}
+        modalProps={{ destroyOnHidden: true, maskClosable: false }}
+        submitter={{ searchConfig: { submitText: '确认退款' } }}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setRefunding(false);
+        }}
+        onFinish={submitRefund}
+      >
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="退款不会扣回已到账的阅币"
+          description="钱原路退回付款人的支付账户；已到账的阅币或 VIP 天数保持不变。同一次提交重复点击只会退一次。"
+        />
+        <ProFormDigit
+          name="amount"
+          label="退款金额（元）"
+          min={0.01}
+          max={refund.left / 100}
+          fieldProps={{ precision: 2, step: 1, style: { width: 200 } }}
+          extra={`最多可退 ${yuan(refund.left)}（实付 ${yuan(order.payAmount)}）`}
+          rules={[{ required: true, message: '请输入退款金额' }]}
+        />
+        <ProFormTextArea
+          name="reason"
+          label="原因"
+          placeholder="例如：用户申请，重复支付"
+          fieldProps={{ maxLength: 80, showCount: true, rows: 2 }}
+          rules={[
+            { required: true, message: '请输入退款原因' },
+            { whitespace: true, message: '请输入退款原因' },
+          ]}
+        />
+      </ModalForm>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,182 @@
+import { chinaDate, chinaDay } from '../../shared/china-time.ts';
+import { badRequest } from '../../shared/errors.ts';
+import type { PaymentGateway } from './gateways/gateway.ts';
+import type { OrderFilter, OrdersConsoleRepository } from './orders-console.repository.ts';
+import { orderNotFound } from './payments.errors.ts';
+import { refundView } from './refunds.service.ts';
+
+export interface OrdersConsoleDeps {
+  repo: OrdersConsoleRepository;
+  /** The gateway an order was paid through, if this server has it (whether it refunds). */
+  gateways: { get(name: string): Pick<PaymentGateway, 'refund'> | undefined };
+}
+
+/** Revenue's range: a week by default, at most about a quarter. */
+export const REVENUE_DEFAULT_DAYS = 7;
+export const REVENUE_MAX_DAYS = 92;
+const DAY_MS = 24 * 3600 * 1000;
+
+// The console's date filters (China dates) and their refusals, each naming its field.
+const badDay = (field: 'from' | 'to') =>
+  badRequest(`${field === 'from' ? '开始' : '结束'}日期不正确，格式为 YYYY-MM-DD`, field);
+const endBeforeStart = () => badRequest('结束日期不能早于开始日期', 'to');
+const rangeTooLong = () => badRequest(`日期范围最长 ${REVENUE_MAX_DAYS} 天`, 'from');
+
+function dayOf(text: string, field: 'from' | 'to') {
+  const day = chinaDay(text);
+  if (!day) throw badDay(field);
+  return day;
+}
+
+/** China dates `from`..`to` (both included, either may be missing) as the instants [from, to). */
+export function chinaRange(input: { from?: string; to?: string }) {
+  const from = input.from === undefined ? undefined : dayOf(input.from, 'from').from;
+  const to = input.to === undefined ? undefined : dayOf(input.to, 'to').to;
+  if (from && to && to <= from) throw endBeforeStart();
+  return { from, to };
+}
+
+export async function listOrders(
+  deps: OrdersConsoleDeps,
+  input: Omit<OrderFilter, 'from' | 'to'> & { from?: string; to?: string; offset: number; limit: number },
+) {
+  const { rows, total } = await deps.repo.listOrders({ ...input, ...chinaRange(input) });
+  return {
+    total,
+    list: rows.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      paidAt: r.paidAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/**
+ * The whole story of one order: the order as made and paid, the reader, every event with what the gateway said,
+ * the refunds, the ledger's transfers for it, and whether (and how much) it can still be refunded here.
+ */
+export async function orderStory(deps: OrdersConsoleDeps, orderNo: string) {
+  const found = await deps.repo.order(orderNo);
+  if (!found) throw orderNotFound();
+  const { order } = found;
+  const [events, refunds, ledger] = await Promise.all([
+    deps.repo.events(order.id),
+    deps.repo.refunds(order.id),
+    deps.repo.ledger(order.orderNo),
+  ]);
+  const sum = (state: (s: string) => boolean) =>
+    refunds.filter((r) => state(r.state)).reduce((n, r) => n + r.amount, 0);
+  const left = order.status === 'paid' ? order.payAmount - sum((s) => s !== 'failed') : 0;
+  const gatewayRefunds = Boolean(deps.gateways.get(order.gateway)?.refund);
+  const why =
+    order.status !== 'paid' || !order.gatewayTradeNo
+      ? '订单未支付，不能退款'
+      : !gatewayRefunds
+        ? '该订单的支付渠道不支持原路退款，请在商户平台处理'
+        : left <= 0
+          ? '已全部退款'
+          : null;
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    order: {
+      orderNo: order.orderNo,
+      state: order.status,
+      purpose: order.purpose,
+      packId: order.payConfigId,
+      packTitle: found.packTitle,
+      amountLevel: order.amountLevel,
+      payAmount: order.payAmount,
+      itemCount: order.itemCount,
+      presentCount: order.presentCount,
+      channel: order.channel,
+      channelName: found.channelName,
+      gateway: order.gateway,
+      gatewayTradeNo: order.gatewayTradeNo,
+      branchId: order.branchId,
+      branchName: found.branchName,
+      appType: order.appType,
+      fromDomain: order.fromDomain,
+      traceId: order.traceId,
+      clientIp: order.clientIp,
+      createdAt: order.createdAt.toISOString(),
+      expiresAt: order.expiresAt.toISOString(),
+      paidAt: iso(order.paidAt),
+      checkedAt: iso(order.checkedAt),
+    },
+    user: { id: order.userId, account: found.account, vipEnd: iso(found.vipEnd) },
+    events: events.map((e) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      fromStatus: e.fromStatus,
+      toStatus: e.toStatus,
+      source: e.source,
+      detail: e.detail,
+      payload: e.payload ?? null,
+    })),
+    refunds: refunds.map(refundView),
+    ledger: ledger.map((t) => ({
+      transferId: t.id,
+      kind: t.kind,
+      amount: t.amount,
+      memo: t.memo,
+      createdAt: t.createdAt.toISOString(),
+      entries: t.entries.map((e) => ({
+        account: e.accountCode ?? `user:${e.accountUserId}`,
+        amount: e.amount,
+      })),
+    })),
+    refund: {
+      /** Cents refunded (succeeded), being refunded (processing), and still refundable. */
+      refunded: sum((s) => s === 'success'),
+      processing: sum((s) => s === 'processing'),
+      left: Math.max(0, left),
+      /** Why the owner cannot refund it here, or null when they can. */
+      refusal: why,
+    },
+  };
+}
+
+type Sums = { paidCount: number; paidAmount: number; refundedAmount: number };
+const zero = (): Sums => ({ paidCount: 0, paidAmount: 0, refundedAmount: 0 });
+const add = (into: Sums, row: Sums) => {
+  into.paidCount += row.paidCount;
+  into.paidAmount += row.paidAmount;
+  into.refundedAmount += row.refundedAmount;
+};
+
+/**
+ * Revenue per promotion branch over China dates `from`..`to` (both included; the last 7 days to today by default,
+ * at most 92): orders paid in the range and refunds made in it that succeeded, by purpose, with a total row.
+ */
+export async function revenue(deps: OrdersConsoleDeps, input: { from?: string; to?: string; now?: Date }) {
+  // Without `to`: up to today; without `from`: the week that ends on `to`.
+  const end = dayOf(input.to ?? chinaDate(input.now ?? new Date()), 'to');
+  const start = dayOf(input.from ?? chinaDate(end.from, -(REVENUE_DEFAULT_DAYS - 1)), 'from');
+  if (end.to <= start.from) throw endBeforeStart();
+  const days = Math.round((end.to.getTime() - start.from.getTime()) / DAY_MS);
+  if (days > REVENUE_MAX_DAYS) throw rangeTooLong();
+
+  const byBranch = new Map<
+    number,
+    { branchId: number; branchName: string } & Record<'coin' | 'vip' | 'all', Sums>
+  >();
+  const total = { coin: zero(), vip: zero(), all: zero() };
+  for (const row of await deps.repo.revenue(start.from, end.to)) {
+    let branch = byBranch.get(row.branchId);
+    if (!branch) {
+      branch = { branchId: row.branchId, branchName: row.branchName, coin: zero(), vip: zero(), all: zero() };
+      byBranch.set(row.branchId, branch);
+    }
+    for (const into of [branch[row.purpose], branch.all, total[row.purpose], total.all]) add(into, row);
+  }
+  const rows = [...byBranch.values()].sort(
+    (a, b) => b.all.paidAmount - a.all.paidAmount || a.branchId - b.branchId,
+  );
+  return {
+    from: chinaDate(start.from),
+    to: chinaDate(end.from),
+    days,
+    rows,
+    total,
+  };
+}
