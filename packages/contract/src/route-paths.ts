@@ -32,4 +32,9 @@ export const routePaths = {
   commonInfo: { method: 'GET', url: '/api/common/info/v2/:branchId', base: 'static' },
   submitContact: { method: 'POST', url: '/api/user/submit_contact', base: 'dynamic' },
   report: { method: 'POST', url: '/api/support/report', base: 'dynamic' },
+  // Past the spec (the reader issue): reading progress on the account, and the hand-off out of a chat app.
+  saveProgress: { method: 'POST', url: '/api/user/reading_progress', base: 'dynamic' },
+  readingProgress: { method: 'GET', url: '/api/user/reading_progress', base: 'dynamic' },
+  handoff: { method: 'POST', url: '/api/user/handoff', base: 'dynamic' },
+  redeemHandoff: { method: 'POST', url: '/api/user/handoff/redeem', base: 'dynamic' },
 } as const;

@@ -27,14 +27,18 @@ import {
   RechargeQuery,
   RechargeResponse,
 } from './payments.ts';
+import { ProgressList, ProgressQuery, ReadingProgress, SaveProgressBody } from './reading.ts';
 import { routePaths } from './route-paths.ts';
 import { BranchParams, CommonInfo, Created, ReportBody, SubmitContactQuery } from './support.ts';
 import {
   BindMobileQuery,
   FindAccountQuery,
   FoundAccount,
+  HandoffLink,
+  HandoffQuery,
   LoginQuery,
   ModifyPwdQuery,
+  RedeemHandoffBody,
   RegisterQuery,
   UserFromMark,
   UserFromMarkQuery,
@@ -266,6 +270,35 @@ export const routes = {
     summary: '投诉举报',
     body: ReportBody,
     data: Created,
+  }),
+  // reading progress and hand-off (past the spec)
+  saveProgress: route({
+    ...routePaths.saveProgress,
+    tag: 'users',
+    summary: '保存阅读进度（按阅读时间，后写入者胜）',
+    body: SaveProgressBody,
+    data: ReadingProgress,
+  }),
+  readingProgress: route({
+    ...routePaths.readingProgress,
+    tag: 'users',
+    summary: '阅读进度：一本书的，或最近的全部',
+    querystring: ProgressQuery,
+    data: ProgressList,
+  }),
+  handoff: route({
+    ...routePaths.handoff,
+    tag: 'users',
+    summary: '一次性链接：在系统浏览器中继续当前账号（10 分钟，仅一次）',
+    querystring: HandoffQuery,
+    data: HandoffLink,
+  }),
+  redeemHandoff: route({
+    ...routePaths.redeemHandoff,
+    tag: 'users',
+    summary: '使用一次性链接：本浏览器登录该账号（链接失效则 400）',
+    body: RedeemHandoffBody,
+    data: UserInfo,
   }),
 } as const;
 

@@ -25,5 +25,9 @@ export const ReportBody = Type.Object({
   content: Type.Optional(Type.String({ maxLength: 1000 })),
   contact: Type.Optional(Type.String({ maxLength: 100 })),
   pageUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  /** 举报此页 from the reader's menu: the page of a chapter the reader was looking at (all three, or none). */
+  bookId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  chapterNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
 });
 export const Created = Type.Object({ id: Type.Integer() });

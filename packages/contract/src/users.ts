@@ -57,3 +57,22 @@ export const LOGIN_FAILED_MSG = '账户或密码不正确';
 export const MOBILE_TAKEN_MSG = '该手机号已绑定其他账号';
 export const ACCOUNT_NOT_FOUND_MSG =
   '对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）';
+
+/**
+ * POST /api/user/handoff (session): a one-time link that opens this account in another browser (out of WeChat or
+ * QQ into the system browser): ten minutes, one use. The token is in the link only, never stored in clear.
+ */
+export const HandoffQuery = Type.Object({
+  /** The page of this site to open there (a path); anything else opens the home page. */
+  to: Type.Optional(Type.String({ maxLength: 512 })),
+});
+
+export const HandoffLink = Type.Object({
+  url: Type.String(),
+  /** ISO 8601. */
+  expiresAt: Type.String(),
+});
+export type HandoffLink = Static<typeof HandoffLink>;
+
+/** POST /api/user/handoff/redeem (JSON): spends the link's token; this browser is signed in to its account. */
+export const RedeemHandoffBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) });

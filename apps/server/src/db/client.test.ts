@@ -45,13 +45,15 @@ describeDb('database client', () => {
           'chapter_purchases',
           'chapters',
           'contacts',
+          'handoff_tokens',
           'hot_words',
           'image_assets',
           'import_jobs',
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
-        ...['rate_limits', 'reports', 'sandbox_payments', 'sessions', 'showcase_entries'],
+        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'sessions'],
+        'showcase_entries',
         ...['users', 'visit_marks'],
       ]);
       // Migration 0002 creates the ledger's system accounts.

@@ -5,6 +5,7 @@ import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AfterPaymentDialog } from '../features/purchase/after-payment/after-payment-dialog.tsx';
 import {
   categoryPath,
+  handoffPath,
   homePath,
   indexPath,
   openInBrowserPath,
@@ -64,6 +65,9 @@ function ClientGate() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    // A hand-off link signs this browser in first: its screen starts the app once the account is settled, so no
+    // visitor account is made for nothing.
+    if (pathname === handoffPath() && !isChatAppBrowser()) return;
     if (isChatAppBrowser()) {
       const payingInWechat = isWechatBrowser() && WECHAT_PAY_PATHS.has(pathname);
       if (pathname !== openInBrowserPath() && !payingInWechat)

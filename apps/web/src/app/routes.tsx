@@ -27,6 +27,7 @@ const Reader = page(() => import('../features/reader/reader-page.tsx'));
 const Report = page(() => import('../features/support/report-page.tsx'));
 const Pc = page(() => import('../features/support/pc-page.tsx'));
 const OpenInBrowser = page(() => import('../features/support/open-in-browser-page.tsx'));
+const Handoff = page(() => import('../features/account/handoff-page.tsx'));
 const Index = page(() => import('../features/support/index-page.tsx'));
 const Purchase = page(() => import('../features/purchase/purchase-page.tsx'));
 const Pay = page(() => import('../features/purchase/pay-page.tsx'));
@@ -62,4 +63,5 @@ export const screens: ScreenRoute[] = [
   { path: '/h5/report', Screen: Report, transition: 'vertical', position: 6 },
   { path: '/pc', Screen: Pc, transition: 'none', position: 0 },
   { path: '/open-in-browser', Screen: OpenInBrowser, transition: 'none', position: 0 },
+  { path: '/handoff', Screen: Handoff, transition: 'none', position: 0 },
 ];

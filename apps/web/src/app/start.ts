@@ -1,6 +1,7 @@
 import { Code, isTraceId } from '@yueman/contract';
 import { getUserInfo } from '../lib/api/user-info.ts';
 import { call, data, dynamicCallsWaitFor, routes } from '../lib/api-client.ts';
+import { pullPositions } from '../lib/progress-sync.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
 const MARK_DAYS = 100;
@@ -62,5 +63,7 @@ export async function startApp() {
   await Promise.all([
     reportFirstVisit().catch((err) => console.error('first visit report failed', err)),
     loadCommonInfo().catch((err) => console.error('common info failed', err)),
+    // Where this account stopped reading on other devices (a login, a hand-off): resumes there.
+    pullPositions().catch((err) => console.error('reading positions failed', err)),
   ]);
 }

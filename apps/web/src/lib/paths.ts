@@ -56,6 +56,22 @@ export const recordsPath = () => '/user/purchase/history';
 export const reportPath = (back: string, serviceUrl: string) =>
   `/h5/report?vueReturnUrl=${encodeURIComponent(back)}${serviceUrl ? `&serviceUrl=${encodeURIComponent(serviceUrl)}` : ''}`;
 
+/** The complaint form about one page of a chapter (举报此页 in the reader's menu), returning to the reader. */
+export const reportPagePath = (
+  back: string,
+  serviceUrl: string,
+  page: { bookId: number; number: number; page: number; title: string },
+) =>
+  `${reportPath(back, serviceUrl)}&${new URLSearchParams({
+    bookId: String(page.bookId),
+    number: String(page.number),
+    page: String(page.page),
+    title: page.title,
+  })}`;
+
+/** Where a hand-off link (out of a chat app) lands: the account is taken over, then `to` opens. */
+export const handoffPath = () => '/handoff';
+
 /** The chat-app prompt, with the address the reader was opening. */
 export const openInBrowserPath = (from?: string) =>
   from === undefined ? '/open-in-browser' : `/open-in-browser?from=${encodeURIComponent(from)}`;

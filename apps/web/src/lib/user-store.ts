@@ -12,6 +12,8 @@ interface UserState {
   fromDomain: string;
   commonInfo: CommonInfo | null;
   setUser(info: UserInfo): void;
+  /** Another account on this device (a hand-off): its password is not known here, the old one is not its. */
+  switchUser(info: UserInfo): void;
   setAttribution(a: { traceId?: string; branchId?: number; fromDomain?: string }): void;
   setCommonInfo(info: CommonInfo): void;
 }
@@ -31,6 +33,7 @@ export const useUserStore = create<UserState>()(
       fromDomain: typeof location === 'undefined' ? '' : location.hostname,
       commonInfo: null,
       setUser: (info) => set((s) => ({ userInfo: info, password: info.password || s.password })),
+      switchUser: (info) => set({ userInfo: info, password: info.password || '' }),
       setAttribution: (a) =>
         set((s) => ({ ...s, ...Object.fromEntries(Object.entries(a).filter(([, v]) => v !== undefined)) })),
       setCommonInfo: (commonInfo) => set({ commonInfo }),

@@ -4,6 +4,7 @@ export * from './imports.ts';
 export * from './limits.ts';
 export * from './operators.ts';
 export * from './payments.ts';
+export * from './reading.ts';
 export * from './support.ts';
 export * from './users.ts';
 export * from './wallet.ts';

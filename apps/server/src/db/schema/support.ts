@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { books } from './catalog.ts';
 import { users } from './users.ts';
 
 // Common info per branch; branch -2 is the default every other branch falls back to.
@@ -35,5 +36,9 @@ export const reports = pgTable('reports', {
   content: text().notNull().default(''),
   contact: text().notNull().default(''),
   pageUrl: text().notNull().default(''),
+  // The page of a chapter the reader reported from the reader's menu (举报此页); null for other complaints.
+  bookId: integer().references(() => books.id, { onDelete: 'set null' }),
+  chapterNumber: integer(),
+  pageNumber: integer(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -36,6 +36,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_by_user').on(t.userId)],
 );
 
+// One-time links that carry an account out of a chat app's browser into the system browser (issue: hand-off out of
+// WeChat). Only the token's SHA-256 is kept; a token is good for ten minutes and one use.
+export const handoffTokens = pgTable(
+  'handoff_tokens',
+  {
+    tokenHash: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('handoff_tokens_by_user').on(t.userId, t.createdAt)],
+);
+
 // First visit per (branch, visitor), reported by user_from_mark.
 export const visitMarks = pgTable(
   'visit_marks',

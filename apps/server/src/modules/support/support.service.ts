@@ -1,5 +1,5 @@
 import { type CommonInfo, DEFAULT_BRANCH } from '@yueman/contract';
-import { forbidden } from '../../shared/errors.ts';
+import { badRequest, forbidden } from '../../shared/errors.ts';
 import type { SupportRepository } from './support.repository.ts';
 
 export interface SupportDeps {
@@ -41,7 +41,7 @@ export async function submitContact(
   });
 }
 
-export function submitReport(
+export async function submitReport(
   { repo }: SupportDeps,
   input: {
     userId: number | null;
@@ -50,14 +50,26 @@ export function submitReport(
     content?: string;
     contact?: string;
     pageUrl?: string;
+    bookId?: number;
+    chapterNumber?: number;
+    pageNumber?: number;
   },
 ) {
-  return repo.insertReport({
+  const row = {
     userId: input.userId,
     visitorId: input.visitorId,
     reason: input.reason.trim(),
     content: input.content?.trim() ?? '',
     contact: input.contact?.trim() ?? '',
     pageUrl: input.pageUrl ?? '',
-  });
+  };
+  const { bookId, chapterNumber, pageNumber } = input;
+  if (bookId === undefined && chapterNumber === undefined && pageNumber === undefined)
+    return repo.insertReport(row);
+  // 举报此页: the page must be one a reader can see, or the operator would be sent to nothing.
+  if (bookId === undefined || chapterNumber === undefined || pageNumber === undefined)
+    throw badRequest('举报的页面须同时给出 bookId、chapterNumber 和 pageNumber', 'pageNumber');
+  const created = await repo.insertPageReport({ ...row, bookId, chapterNumber, pageNumber });
+  if (!created) throw badRequest('举报的页面不存在', 'pageNumber');
+  return created;
 }

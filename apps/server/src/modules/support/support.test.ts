@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { branchSettings, contacts, reports } from '../../db/schema/index.ts';
+import { rowsOf } from '../../shared/rows.ts';
 
 describeDb('support calls', () => {
   let t: TestApp;
@@ -67,6 +68,41 @@ describeDb('support calls', () => {
     });
     const empty = await t.app.inject({ method: 'POST', url: '/api/support/report', payload: {} });
     expect(empty.statusCode).toBe(400);
+  });
+
+  it('keeps the page a complaint from the reader names (举报此页), only when readers can see that page', async () => {
+    const [chapter] = await t.db.execute(sql`select book_id, number, cardinality(pics) as pages from chapters
+      where publish_at is null and cardinality(pics) >= 2 order by book_id, number limit 1`).then(
+      (r) => rowsOf<{ book_id: number; number: number; pages: number }>(r),
+    );
+    if (!chapter) throw new Error('the demo library has chapters with pages');
+    const report = (fields: Record<string, string | number>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/support/report',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(
+          Object.entries({ reason: '其他', ...fields }).map(([k, v]) => [k, String(v)]),
+        ).toString(),
+      });
+    const page = { bookId: chapter.book_id, chapterNumber: chapter.number, pageNumber: chapter.pages };
+    const res = await report(page);
+    expect(res.json().result, res.body).toBe(true);
+    const [row] = await t.db.select().from(reports).where(eq(reports.id, res.json().data.id));
+    expect(row).toMatchObject(page);
+
+    const before = (await t.db.select().from(reports)).length;
+    for (const bad of [
+      { ...page, pageNumber: chapter.pages + 1 },
+      { ...page, chapterNumber: 99999 },
+      { ...page, bookId: 2147483647 },
+      { bookId: page.bookId, chapterNumber: page.chapterNumber },
+    ]) {
+      const refused = await report(bad);
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(refused.json()).toMatchObject({ result: false, data: { field: 'pageNumber' } });
+    }
+    expect(await t.db.select().from(reports)).toHaveLength(before);
   });
 
   it('serves the OpenAPI document of every call', async () => {

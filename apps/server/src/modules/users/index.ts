@@ -2,8 +2,10 @@ import type { UserInfo } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
+import { handoffRoutes } from './handoff.ts';
 import identity from './identity.plugin.ts';
 import { createPasswordGuard } from './password-guard.ts';
+import { readingProgressRoutes } from './reading-progress.ts';
 import { createSessionSweeper } from './session-sweeper.ts';
 import { createUsersRepository } from './users.repository.ts';
 import { usersRoutes } from './users.routes.ts';
@@ -41,6 +43,8 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
   ctx.jobs.add(sweeper.loop);
 
   await usersRoutes(app, { ...deps, registerPerHour: config.registerPerHour });
+  await readingProgressRoutes(app, ctx.db);
+  await handoffRoutes(app, { ...deps, db: ctx.db, publicOrigin: config.publicOrigin });
   await accountRoutes(app, {
     ...deps,
     guard: createPasswordGuard({

@@ -3,6 +3,7 @@ import { Code } from '@yueman/contract';
 import { Dialog } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
 import { findAccountPath, userPath } from '../../lib/paths.ts';
+import { pullPositions } from '../../lib/progress-sync.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { useLogin } from './api/login.ts';
 import {
@@ -47,6 +48,8 @@ export default function LoginPage() {
           useUserStore.setState({ password: password.value });
           // Anything personal cached for the previous user is out of date.
           void queryClient.invalidateQueries();
+          // This account's reading positions from its other devices.
+          void pullPositions().catch(() => undefined);
           await Dialog.alert({ content: '登录成功', confirmText: '确定' });
           navigate(userPath(), { replace: true });
         },

@@ -1,11 +1,13 @@
 import { Toast } from 'antd-mobile';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
+import { useHandoffLink } from '../../lib/api/handoff.ts';
+import { useRecharge } from '../../lib/api/recharge.ts';
 import { appType } from '../../lib/app-type.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import { purchasePath } from '../../lib/paths.ts';
-import { isWechatBrowser } from '../../lib/user-agent.ts';
-import { useRecharge } from '../purchase/api/get-recharge.ts';
+import { isChatAppBrowser, isWechatBrowser } from '../../lib/user-agent.ts';
 import { safeReturnPath } from './safe-return.ts';
 import './support.css';
 
@@ -22,8 +24,16 @@ function useCanPayInWechat() {
 /** /open-in-browser: WeChat and QQ readers are asked to open the site in the system browser (spec section 1). */
 export default function OpenInBrowserPage() {
   const [params] = useSearchParams();
-  const address = location.origin + safeReturnPath(params.get('from'));
+  const from = safeReturnPath(params.get('from'));
+  const handoff = useHandoffLink(from, isChatAppBrowser());
+  // The link carries the account into the other browser; the plain address until it is there (or if it fails).
+  const address = handoff.data?.url ?? location.origin + from;
   const canPayHere = useCanPayInWechat();
+  // WeChat's and QQ's 在浏览器打开 open the address this page is at: it becomes the link, so that way keeps the
+  // account too. The router is not told: the screen stays this one.
+  useEffect(() => {
+    if (handoff.data) history.replaceState(history.state, '', handoff.data.url);
+  }, [handoff.data]);
 
   const copy = async () => {
     if (await copyText(address)) Toast.show({ icon: 'success', content: '链接已复制', duration: 1500 });
@@ -72,6 +82,7 @@ export default function OpenInBrowserPage() {
         <div className="oib-copy">
           <p>或复制链接，粘贴到手机浏览器中打开：</p>
           <p className="oib-address">{address}</p>
+          {handoff.data && <p className="oib-note">链接10分钟内有效，仅可使用一次，打开后继续使用当前账号</p>}
           <button type="button" onClick={() => void copy()}>
             复制链接
           </button>

@@ -2,9 +2,10 @@ import { Button, Form, Input, Radio, TextArea, Toast } from 'antd-mobile';
 import { useNavigate, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
 import { TopBar } from '../../components/top-bar.tsx';
+import { positiveId } from '../../lib/paths.ts';
 import { serviceAddresses } from '../../lib/service-addresses.ts';
 import { useUserStore } from '../../lib/user-store.ts';
-import { useSubmitReport } from './api/submit-report.ts';
+import { type ReportedPage, useSubmitReport } from './api/submit-report.ts';
 import { safeReturnPath } from './safe-return.ts';
 import './support.css';
 
@@ -14,6 +15,14 @@ interface Values {
   reason?: string;
   content?: string;
   contact?: string;
+}
+
+/** The page of a chapter the reader's 举报此页 names (bookId, number, page), when all three are whole numbers. */
+function reportedPageOf(params: URLSearchParams): ReportedPage | null {
+  const bookId = positiveId(params.get('bookId'));
+  const chapterNumber = positiveId(params.get('number'));
+  const pageNumber = positiveId(params.get('page'));
+  return bookId && chapterNumber && pageNumber ? { bookId, chapterNumber, pageNumber } : null;
 }
 
 /** /h5/report?vueReturnUrl=&serviceUrl=: the complaint form every page links to (spec sections 1 and 2). */
@@ -26,6 +35,7 @@ export default function ReportPage() {
   const known = serviceAddresses(commonInfo);
   const asked = params.get('serviceUrl') ?? '';
   const serviceUrl = known.includes(asked) ? asked : (known[0] ?? null);
+  const reported = reportedPageOf(params);
   const submit = useSubmitReport();
   const [form] = Form.useForm<Values>();
 
@@ -36,6 +46,7 @@ export default function ReportPage() {
         content: values.content?.trim() ?? '',
         contact: values.contact?.trim() ?? '',
         pageUrl: params.get('vueReturnUrl') ?? '',
+        page: reported ?? undefined,
       },
       {
         onSuccess: () => {
@@ -52,6 +63,12 @@ export default function ReportPage() {
     <main className="page report-page">
       <TopBar title="投诉举报" />
       <p className="page-intro">如发现违法违规、侵权或不良内容，请告诉我们，我们会在核实后尽快处理。</p>
+      {reported && (
+        <p className="report-page-named" data-testid="reported-page">
+          举报页面：{params.get('title') ? `《${params.get('title')}》` : ''}第{reported.chapterNumber}话 第
+          {reported.pageNumber}页
+        </p>
+      )}
       <Form
         form={form}
         layout="vertical"

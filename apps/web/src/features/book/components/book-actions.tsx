@@ -1,7 +1,9 @@
 import type { Book } from '@yueman/contract';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { readerPath } from '../../../lib/paths.ts';
+import { positionLabel, useProgressStore } from '../../../lib/progress-store.ts';
+import { pullPositions } from '../../../lib/progress-sync.ts';
 import { useShelfStore } from '../../../lib/shelf-store.ts';
 
 /**
@@ -14,19 +16,28 @@ export function BookActions({ book, lastNumber }: { book: Book; lastNumber: numb
   const favourite = useShelfStore((s) => s.favourites.some((b) => b.bookId === book.bookId));
   const toggleFavourite = useShelfStore((s) => s.toggleFavourite);
   const history = useShelfStore((s) => s.history.find((h) => h.bookInfo.bookId === book.bookId));
+  const position = useProgressStore((s) => s.positions[book.bookId]);
+  // The account may know a later position (another device): asked once the page is open.
+  useEffect(() => {
+    void pullPositions(book.bookId).catch(() => undefined);
+  }, [book.bookId]);
+  // Where to go on: the page kept for the book, else the chapter the history names.
+  const resume = position
+    ? { number: position.chapterNumber, label: positionLabel(position) }
+    : history && { number: history.number, label: `第${history.number}话` };
 
   const start = useCallback(async () => {
-    if (!history) return navigate(readerPath(book.bookId, 1, book.title));
+    if (!resume) return navigate(readerPath(book.bookId, 1, book.title));
     // Loaded on tap: the dialog's animation library is kept off the detail page's first load.
     const { default: Dialog } = await import('antd-mobile/es/components/dialog');
     const goOn = await Dialog.confirm({
-      content: `上次阅读到第${history.number}话，是否继续阅读？`,
+      content: `上次阅读到${resume.label}，是否继续阅读？`,
       confirmText: '确定',
       cancelText: '取消',
       bodyClassName: 'book-dialog',
     });
-    if (goOn) navigate(readerPath(book.bookId, history.number, book.title));
-  }, [book, history, navigate]);
+    if (goOn) navigate(readerPath(book.bookId, resume.number, book.title));
+  }, [book, resume, navigate]);
 
   return (
     <section className="book-actions">
@@ -41,7 +52,7 @@ export function BookActions({ book, lastNumber }: { book: Book; lastNumber: numb
       </button>
       <button type="button" className="book-start" onClick={() => void start()}>
         开始阅读
-        {history && <small>续看第{history.number}话</small>}
+        {resume && <small data-testid="book-resume">续看{resume.label}</small>}
       </button>
       <button
         type="button"

@@ -6,6 +6,14 @@ export interface ReportForm {
   content: string;
   contact: string;
   pageUrl: string;
+  /** 举报此页: the page of a chapter reported from the reader's menu. */
+  page?: ReportedPage;
+}
+
+export interface ReportedPage {
+  bookId: number;
+  chapterNumber: number;
+  pageNumber: number;
 }
 
 /** POST /api/support/report (form body; docs/decisions.md, Support): answers the complaint's id. Empty fields stay out. */
@@ -16,6 +24,7 @@ export const submitReport = (form: ReportForm) =>
       content: form.content || undefined,
       contact: form.contact || undefined,
       pageUrl: form.pageUrl || undefined,
+      ...(form.page ?? {}),
     },
   });
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AppType } from '@yueman/contract';
-import { data, routes } from '../../../lib/api-client.ts';
+import { data, routes } from '../api-client.ts';
 
 /** GET /api/user/recharge?appType= (dynamic): balance, packs and the pay channels offered to this client. */
 export const getRecharge = (appType: AppType) => data(routes.recharge, { query: { appType } });
