@@ -71,10 +71,10 @@ describeDb('support calls', () => {
   });
 
   it('keeps the page a complaint from the reader names (举报此页), only when readers can see that page', async () => {
-    const [chapter] = await t.db.execute(sql`select book_id, number, cardinality(pics) as pages from chapters
-      where publish_at is null and cardinality(pics) >= 2 order by book_id, number limit 1`).then(
-      (r) => rowsOf<{ book_id: number; number: number; pages: number }>(r),
-    );
+    const [chapter] = await t.db
+      .execute(sql`select book_id, number, cardinality(pics) as pages from chapters
+      where publish_at is null and cardinality(pics) >= 2 order by book_id, number limit 1`)
+      .then((r) => rowsOf<{ book_id: number; number: number; pages: number }>(r));
     if (!chapter) throw new Error('the demo library has chapters with pages');
     const report = (fields: Record<string, string | number>) =>
       t.app.inject({

@@ -27,7 +27,7 @@ const PER_ACCOUNT_PER_HOUR = 10;
 
 /** A path of this site to land on, or the home page: `//host`, `/\host` and absolute addresses are not paths. */
 export function safeLandingPath(raw: string | undefined): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/home';
+  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/home';
   try {
     const url = new URL(raw, 'http://x');
     if (url.host !== 'x') return '/home';
