@@ -620,7 +620,7 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
     if (!verify('sha256', Buffer.from(message, 'utf8'), merchantKey, Buffer.from(paySign, 'base64')))
       return fail('paySign');
     const t = byPrepay.get(pkg.replace(/^prepay_id=/, ''));
-    if (!t || t.tradeType !== 'JSAPI') return fail('prepay_id');
+    if (t?.tradeType !== 'JSAPI') return fail('prepay_id');
     if (t.payerOpenid !== wechatUser) return fail('payer');
     if (t.state !== 'NOTPAY' && t.state !== 'USERPAYING') return fail(`trade ${t.state}`);
     pay(t.orderNo);
