@@ -1,19 +1,27 @@
-import { useEffect, useLayoutEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
 import { positiveId } from '../../lib/paths.ts';
+import { AutoScrollControl } from './components/auto-scroll-control.tsx';
 import { ChapterEnd } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
 import { ChapterPurchase } from './components/chapter-purchase.tsx';
 import { ReaderBottomBar, ReaderTopBar } from './components/reader-bars.tsx';
 import { ReaderNote } from './components/reader-note.tsx';
+import { useAutoScroll } from './hooks/use-auto-scroll.ts';
 import { useChapter } from './hooks/use-chapter.ts';
 import { useChapterDirection } from './hooks/use-chapter-direction.ts';
 import { useChapterNavigation } from './hooks/use-chapter-navigation.ts';
 import { useMenuVisibility } from './hooks/use-menu-visibility.ts';
+import { usePageTaps } from './hooks/use-page-taps.ts';
+import { usePageZoom } from './hooks/use-page-zoom.ts';
 import { useReaderBook, useReadingRecord } from './hooks/use-reader-book.ts';
 import { MESSAGES } from './reader-helpers.ts';
+import { useReaderSettings } from './reader-settings-store.ts';
 import './reader.css';
+
+// The settings sheet is loaded on the first tap of 设置 (antd-mobile's Popup brings its animation library).
+const ReaderSettings = lazy(() => import('./components/reader-settings.tsx'));
 
 export default function ReaderPage() {
   const params = useParams();
@@ -40,13 +48,57 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   const { book, favourite, toggleFavourite } = useReaderBook(bookId);
   useReadingRecord(book, number, outcome.kind === 'pages');
 
-  const [menuVisible, setMenuVisible] = useMenuVisibility();
+  const settings = useReaderSettings();
+  const showsPages = outcome.kind === 'pages';
+  // Auto-scroll hides the menus when it starts and shows them at the chapter's end; while it runs, scrolling
+  // leaves them alone (use-menu-visibility.ts). Its callbacks run after render, when setMenuVisible is set.
+  const auto = useAutoScroll({
+    enabled: settings.autoScroll,
+    speed: settings.speed,
+    ready: showsPages,
+    chapter: number,
+    onStart: () => setMenuVisible(false),
+    onEnd: () => setMenuVisible(true),
+  });
+  const [menuVisible, setMenuVisible] = useMenuVisibility(auto.running);
+  const showMenus = useCallback(() => setMenuVisible(true), [setMenuVisible]);
   // A new chapter starts at its top, with the menus shown.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs again for each new chapter number
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
     setMenuVisible(true);
   }, [number, setMenuVisible]);
+
+  const zoom = usePageZoom();
+  const taps = usePageTaps(() => setMenuVisible((v) => !v), zoom.toggleAt);
+  // While auto-scroll runs, a tap on the pages pauses it, and only that.
+  const onPagesClick = (e: React.MouseEvent) => {
+    if (auto.running) {
+      taps.reset();
+      auto.pause();
+    } else taps.onClick(e);
+  };
+
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsLoaded, setSettingsLoaded] = useState(false);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  const openSettings = () => {
+    setSettingsLoaded(true);
+    setSettingsOpen(true);
+  };
+  // The focus goes back to 设置 (a tap's focus there does not bring the bars back: reader-bars.tsx).
+  const closeSettings = useCallback(() => {
+    setSettingsOpen(false);
+    settingsButton.current?.focus({ preventScroll: true });
+  }, []);
+  const onAutoScroll = useCallback(
+    (on: boolean) => {
+      settings.setAutoScroll(on);
+      if (on) auto.start();
+      else auto.pause();
+    },
+    [settings.setAutoScroll, auto.start, auto.pause],
+  );
 
   const bookName = info?.bookName || search.get('title') || book?.title || '';
   const chapterTitle = info?.title || search.get('title2') || `第${number}话`;
@@ -63,14 +115,10 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
     case 'pages':
       body = (
         <>
-          {/* Tapping the pages shows or hides the menus. */}
-          {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the menus are also reachable at the top and bottom */}
-          <div
-            key={number}
-            className={`reader-tap chapter-enter-${direction}`}
-            onClick={() => setMenuVisible((v) => !v)}
-          >
-            <ChapterPages info={outcome.info} />
+          {/* Tapping the pages shows or hides the menus (or pauses auto-scroll); a double tap zooms a page. */}
+          {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the menus are also reachable at the top and bottom and with Tab */}
+          <div key={number} className={`reader-tap chapter-enter-${direction}`} onClick={onPagesClick}>
+            <ChapterPages info={outcome.info} bookName={bookName} zoomed={zoom.zoomed} />
           </div>
           <ChapterEnd nextNumber={outcome.info.nextNumber} onNext={() => go(outcome.info.nextNumber)} />
         </>
@@ -96,19 +144,44 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
       break;
   }
 
-  const barsVisible = menuVisible || outcome.kind !== 'pages';
+  const barsVisible = menuVisible || !showsPages;
+  const looks = `${settings.night ? 'is-night' : ''} ${settings.gaps ? 'has-gaps' : ''}`;
   return (
-    <main className="reader">
-      <ReaderTopBar visible={barsVisible} bookName={bookName} chapterTitle={chapterTitle} />
+    <main className={`reader ${looks}`}>
+      <ReaderTopBar
+        visible={barsVisible}
+        bookName={bookName}
+        chapterTitle={chapterTitle}
+        onShow={showMenus}
+      />
       {body}
+      {showsPages && settings.autoScroll && (
+        <AutoScrollControl
+          running={auto.running}
+          speed={settings.speed}
+          onPause={auto.pause}
+          onResume={auto.start}
+          onSpeed={settings.setSpeed}
+          onOff={() => onAutoScroll(false)}
+        />
+      )}
       <ReaderBottomBar
         visible={barsVisible}
         favourite={favourite}
+        settingsOpen={settingsOpen}
+        settingsButton={settingsButton}
         onCatalog={toCatalog}
         onPrevious={previous}
         onNext={next}
         onFavourite={toggleFavourite}
+        onSettings={openSettings}
+        onShow={showMenus}
       />
+      {settingsLoaded && (
+        <Suspense fallback={null}>
+          <ReaderSettings visible={settingsOpen} onClose={closeSettings} onAutoScroll={onAutoScroll} />
+        </Suspense>
+      )}
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import type { ChapterInfo } from '@yueman/contract';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { type ImageWidth, imageUrl } from '../../../lib/images.ts';
-import { pageImageWidth } from '../reader-helpers.ts';
+import { pageAlt, pageImageWidth } from '../reader-helpers.ts';
 
 interface Slice {
   path: string;
@@ -39,7 +39,17 @@ function prefetch(url: string) {
  * before it loads; the first pages load at once with high priority, the rest lazily, and the next few pages
  * are fetched ahead of the scroll.
  */
-export const ChapterPages = memo(function ChapterPages({ info }: { info: ChapterInfo }) {
+export const ChapterPages = memo(function ChapterPages({
+  info,
+  bookName,
+  zoomed = null,
+}: {
+  info: ChapterInfo;
+  /** The book's name for the pages' alternative text (the chapter info's, else what the reader knows). */
+  bookName: string;
+  /** The page shown at double-tap zoom (use-page-zoom.ts), if any. */
+  zoomed?: number | null;
+}) {
   const pages = useMemo(() => pagesOf(info), [info]);
   const n = Math.max(1, info.picSplitCount || 1);
   const width: ImageWidth = pageImageWidth();
@@ -64,24 +74,31 @@ export const ChapterPages = memo(function ChapterPages({ info }: { info: Chapter
     return () => io.disconnect();
   }, [pages, width]);
 
+  const name = info.bookName || bookName;
   return (
     <div ref={strip} className="reader-pages">
       {pages.map((slices, i) => (
-        <div key={slices[0]?.path ?? i} className="reader-page-row" data-page={i}>
-          {slices.map((s) => (
-            <img
-              key={s.path}
-              className="reader-page-img"
-              src={imageUrl(s.path, width)}
-              width={s.width || undefined}
-              height={s.height || undefined}
-              style={{ width: `${100 / n}%` }}
-              alt={`第${i + 1}页`}
-              loading={i < EAGER_PAGES ? 'eager' : 'lazy'}
-              fetchPriority={i < EAGER_PAGES ? 'high' : 'auto'}
-              decoding="async"
-            />
-          ))}
+        <div
+          key={slices[0]?.path ?? i}
+          className={`reader-page-row ${zoomed === i ? 'is-zoomed' : ''}`}
+          data-page={i}
+        >
+          <div className="reader-page">
+            {slices.map((s, k) => (
+              <img
+                key={s.path}
+                className="reader-page-img"
+                src={imageUrl(s.path, width)}
+                width={s.width || undefined}
+                height={s.height || undefined}
+                style={{ width: `${100 / n}%` }}
+                alt={pageAlt(name, info.number, i + 1, n > 1 ? k + 1 : 0, n)}
+                loading={i < EAGER_PAGES ? 'eager' : 'lazy'}
+                fetchPriority={i < EAGER_PAGES ? 'high' : 'auto'}
+                decoding="async"
+              />
+            ))}
+          </div>
         </div>
       ))}
     </div>

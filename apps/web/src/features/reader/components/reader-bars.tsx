@@ -1,48 +1,70 @@
+import type { Ref } from 'react';
 import { useNavigate } from 'react-router';
 import { homePath } from '../../../lib/paths.ts';
+
+/**
+ * The bars slide away while reading but their buttons stay in the Tab order: a button reached with the
+ * keyboard shows the bars (only then: a tap's focus, or the focus given back when the sheet closes after a tap,
+ * does not match :focus-visible).
+ */
+const showOnKeyboardFocus = (onShow: () => void) => (e: React.FocusEvent) => {
+  if ((e.target as Element).matches(':focus-visible')) onShow();
+};
 
 /** The reader's top bar: back, book name and chapter title. */
 export function ReaderTopBar({
   visible,
   bookName,
   chapterTitle,
+  onShow,
 }: {
   visible: boolean;
   bookName: string;
   chapterTitle: string;
+  onShow(): void;
 }) {
   const navigate = useNavigate();
+  const onFocus = showOnKeyboardFocus(onShow);
   return (
     <header className={`reader-top ${visible ? 'is-visible' : ''}`}>
       <button
         type="button"
         className="reader-back"
         aria-label="返回"
+        onFocus={onFocus}
         onClick={() => (history.length > 1 ? navigate(-1) : navigate(homePath()))}
       />
       <div className="reader-top-titles">
         <span className="reader-top-book">{bookName}</span>
         <span className="reader-top-chapter">{chapterTitle}</span>
       </div>
-      <button type="button" className="reader-home" onClick={() => navigate(homePath())}>
+      <button type="button" className="reader-home" onFocus={onFocus} onClick={() => navigate(homePath())}>
         首页
       </button>
     </header>
   );
 }
 
-/** The reader's bottom bar: 目录, 上一话, 下一话, 收藏. */
+/** The reader's bottom bar: 目录, 上一话, 下一话, 收藏, 设置 (the settings sheet). */
 export function ReaderBottomBar(props: {
   visible: boolean;
   favourite: boolean;
+  settingsOpen: boolean;
+  settingsButton: Ref<HTMLButtonElement>;
   onCatalog(): void;
   onPrevious(): void;
   onNext(): void;
   onFavourite(): void;
+  onSettings(): void;
+  onShow(): void;
 }) {
   const { visible, favourite } = props;
   return (
-    <nav className={`reader-bottom ${visible ? 'is-visible' : ''}`} aria-label="阅读菜单">
+    <nav
+      className={`reader-bottom ${visible ? 'is-visible' : ''}`}
+      aria-label="阅读菜单"
+      onFocus={showOnKeyboardFocus(props.onShow)}
+    >
       <button type="button" className="reader-tool reader-tool-catalog" onClick={props.onCatalog}>
         目录
       </button>
@@ -59,6 +81,16 @@ export function ReaderBottomBar(props: {
         onClick={props.onFavourite}
       >
         {favourite ? '已收藏' : '收藏'}
+      </button>
+      <button
+        ref={props.settingsButton}
+        type="button"
+        className="reader-tool reader-tool-settings"
+        aria-haspopup="dialog"
+        aria-expanded={props.settingsOpen}
+        onClick={props.onSettings}
+      >
+        设置
       </button>
     </nav>
   );

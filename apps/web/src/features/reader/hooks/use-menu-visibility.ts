@@ -1,11 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 const EDGE_PX = 8;
 const MOVE_PX = 6;
 
-/** The reader's menus show at the top and bottom of the chapter and on tap, and hide while scrolling. */
-export function useMenuVisibility() {
+/**
+ * The reader's menus show at the top and bottom of the chapter and on tap, and hide while scrolling. While
+ * auto-scroll runs (`paused`), scrolling leaves them alone: auto-scroll hides them when it starts and shows
+ * them at the chapter's end.
+ */
+export function useMenuVisibility(paused = false) {
   const [visible, setVisible] = useState(true);
+  const pausedRef = useRef(paused);
+  pausedRef.current = paused;
   useEffect(() => {
     let lastY = window.scrollY;
     let frame = 0;
@@ -14,8 +20,10 @@ export function useMenuVisibility() {
       frame = requestAnimationFrame(() => {
         const y = window.scrollY;
         const max = document.documentElement.scrollHeight - window.innerHeight;
-        if (y <= EDGE_PX || y >= max - EDGE_PX) setVisible(true);
-        else if (Math.abs(y - lastY) > MOVE_PX) setVisible(false);
+        if (!pausedRef.current) {
+          if (y <= EDGE_PX || y >= max - EDGE_PX) setVisible(true);
+          else if (Math.abs(y - lastY) > MOVE_PX) setVisible(false);
+        }
         lastY = y;
       });
     };
