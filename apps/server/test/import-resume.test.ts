@@ -119,12 +119,17 @@ describe.skipIf(dbKind === 'postgres')('an uploaded import across a server kille
       seen = await job();
     }
     expect(seen).toMatchObject({ state: 'done', pagesDone: CHAPTERS * PAGES, message: null });
+    // The archive goes once the job is done (just after it is marked so, on a loaded machine a moment later).
+    await expect
+      .poll(async () => (await readdir(path.join(dataDir, 'uploads'))).filter((n) => !n.startsWith('.')), {
+        timeout: 15_000,
+      })
+      .toEqual([]);
     stop('SIGTERM');
     await server?.exited;
     const finished = await state();
     expect(finished.count).toBe(CHAPTERS);
     expect(finished.pages).toEqual(Array(CHAPTERS).fill(PAGES));
     expect(finished.row?.attempts).toBe(2);
-    expect((await readdir(path.join(dataDir, 'uploads'))).filter((n) => !n.startsWith('.'))).toEqual([]);
   }, 180_000);
 });

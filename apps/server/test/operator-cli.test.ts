@@ -67,7 +67,8 @@ describe('npm run operator with no server running', () => {
     } finally {
       await opened.close();
     }
-  });
+    // Each run of the built tool opens the database and migrates it: seconds each on a loaded machine.
+  }, 120_000);
 });
 
 describe.skipIf(dbKind === 'postgres')(
