@@ -15,6 +15,8 @@ import {
   WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
 import { clientType, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
+import { ScreenPage } from './lazy-screen.tsx';
+import { preloadScreensWhenIdle } from './preload.ts';
 import { Providers } from './providers.tsx';
 import { type ScreenRoute, screens } from './routes.tsx';
 import { startApp } from './start.ts';
@@ -42,14 +44,26 @@ function Tabs() {
   );
 }
 
-/** Deeper screens slide in; going back slides out. `prefers-reduced-motion` turns it off in CSS. */
+/** Mounted beside a screen's page, so it starts only once the screen's code is here. */
+function PreloadWhenIdle() {
+  useEffect(() => preloadScreensWhenIdle(), []);
+  return null;
+}
+
+/**
+ * Deeper screens slide in; going back slides out. `prefers-reduced-motion` turns it off in CSS. Until the
+ * screen's code is here it shows its skeleton; code that does not arrive shows its frame with 重试.
+ */
 function Screen({ route }: { route: ScreenRoute }) {
-  const { Screen: Page, transition, tabBar } = route;
+  const { screen, skeleton: Skeleton, transition, tabBar } = route;
   return (
     <div className={`screen transition-${transition} ${tabBar ? 'with-tab-bar' : ''}`}>
-      <ErrorBoundary>
-        <Suspense fallback={<div className="screen-loading" />}>
-          <Page />
+      {/* A boundary per route: navigations are transitions, in which a boundary already showing a screen would
+          keep the old screen until the new one's code came; a new one shows the skeleton at once. */}
+      <ErrorBoundary key={route.path} frame={Skeleton} onLoadFailed={screen.forgetFailure}>
+        <Suspense fallback={<Skeleton />}>
+          <ScreenPage screen={screen} />
+          {route.position > 0 && <PreloadWhenIdle />}
         </Suspense>
       </ErrorBoundary>
       {tabBar && <Tabs />}

@@ -1,67 +1,162 @@
-import { lazy } from 'react';
-import { MORE_LISTS, moreListPath } from '../lib/paths.ts';
+import {
+  BookSkeleton,
+  barSkeleton,
+  CatalogSkeleton,
+  CategorySkeleton,
+  formSkeleton,
+  HomeSkeleton,
+  moreListSkeleton,
+  PlainSkeleton,
+  PurchaseSkeleton,
+  ReaderSkeleton,
+  RecordsSkeleton,
+  type ScreenSkeleton,
+  SearchSkeleton,
+  ShelfSkeleton,
+  UserSkeleton,
+} from '../components/skeletons/screens.tsx';
+import { MORE_LIST_TITLES, MORE_LISTS, moreListPath } from '../lib/paths.ts';
+import { type LazyScreen, lazyScreen } from './lazy-screen.tsx';
 
 /** How a screen enters (spec section 2): horizontal slide, vertical slide, or none. */
 export type Transition = 'horizontal' | 'vertical' | 'none';
 
 export interface ScreenRoute {
   path: string;
-  Screen: React.LazyExoticComponent<React.ComponentType>;
+  screen: LazyScreen;
+  /** From the first frame until the screen's code is there: its frame and placeholders of its content. */
+  skeleton: ScreenSkeleton;
   transition: Transition;
   /** Depth, so going to a deeper screen slides forward and back slides back. */
   position: number;
   tabBar?: boolean;
 }
 
-const page = (load: () => Promise<{ default: React.ComponentType }>) => lazy(load);
+// One import per screen: the route loads it, and the idle preloading calls the same function.
+export const importHome = () => import('../features/home/home-page.tsx');
+export const importCategory = () => import('../features/category/category-page.tsx');
+export const importShelf = () => import('../features/shelf/shelf-page.tsx');
+export const importUser = () => import('../features/user/user-page.tsx');
+export const importBookDetail = () => import('../features/book/book-page.tsx');
 
-const Home = page(() => import('../features/home/home-page.tsx'));
-const MoreList = page(() => import('../features/lists/more-list-page.tsx'));
-const Category = page(() => import('../features/category/category-page.tsx'));
-const Shelf = page(() => import('../features/shelf/shelf-page.tsx'));
-const User = page(() => import('../features/user/user-page.tsx'));
-const Search = page(() => import('../features/search/search-page.tsx'));
-const BookDetail = page(() => import('../features/book/book-page.tsx'));
-const Catalog = page(() => import('../features/book/catalog-page.tsx'));
-const Reader = page(() => import('../features/reader/reader-page.tsx'));
-const Report = page(() => import('../features/support/report-page.tsx'));
-const Pc = page(() => import('../features/support/pc-page.tsx'));
-const OpenInBrowser = page(() => import('../features/support/open-in-browser-page.tsx'));
-const Handoff = page(() => import('../features/account/handoff-page.tsx'));
-const Index = page(() => import('../features/support/index-page.tsx'));
-const Purchase = page(() => import('../features/purchase/purchase-page.tsx'));
-const Pay = page(() => import('../features/purchase/pay-page.tsx'));
-const Login = page(() => import('../features/account/login-page.tsx'));
-const Bind = page(() => import('../features/account/bind-page.tsx'));
-const Password = page(() => import('../features/account/password-page.tsx'));
-const FindAccount = page(() => import('../features/account/find-account-page.tsx'));
-const Records = page(() => import('../features/account/records-page.tsx'));
+const Home = lazyScreen(importHome);
+const MoreList = lazyScreen(() => import('../features/lists/more-list-page.tsx'));
+const Category = lazyScreen(importCategory);
+const Shelf = lazyScreen(importShelf);
+const User = lazyScreen(importUser);
+const Search = lazyScreen(() => import('../features/search/search-page.tsx'));
+const BookDetail = lazyScreen(importBookDetail);
+const Catalog = lazyScreen(() => import('../features/book/catalog-page.tsx'));
+const Reader = lazyScreen(() => import('../features/reader/reader-page.tsx'));
+const Report = lazyScreen(() => import('../features/support/report-page.tsx'));
+const Pc = lazyScreen(() => import('../features/support/pc-page.tsx'));
+const OpenInBrowser = lazyScreen(() => import('../features/support/open-in-browser-page.tsx'));
+const Handoff = lazyScreen(() => import('../features/account/handoff-page.tsx'));
+const Index = lazyScreen(() => import('../features/support/index-page.tsx'));
+const Purchase = lazyScreen(() => import('../features/purchase/purchase-page.tsx'));
+const Pay = lazyScreen(() => import('../features/purchase/pay-page.tsx'));
+const Login = lazyScreen(() => import('../features/account/login-page.tsx'));
+const Bind = lazyScreen(() => import('../features/account/bind-page.tsx'));
+const Password = lazyScreen(() => import('../features/account/password-page.tsx'));
+const FindAccount = lazyScreen(() => import('../features/account/find-account-page.tsx'));
+const Records = lazyScreen(() => import('../features/account/records-page.tsx'));
+
+/** The tab screens and the book detail, whose code loads when the first screen is idle (app.tsx). */
+export const preloadedScreens: LazyScreen[] = [Home, Category, Shelf, User, BookDetail];
 
 export const screens: ScreenRoute[] = [
-  { path: '/index', Screen: Index, transition: 'none', position: 0 },
-  { path: '/home', Screen: Home, transition: 'none', position: 1, tabBar: true },
+  { path: '/index', screen: Index, skeleton: PlainSkeleton, transition: 'none', position: 0 },
+  { path: '/home', screen: Home, skeleton: HomeSkeleton, transition: 'none', position: 1, tabBar: true },
   ...MORE_LISTS.map((list) => ({
     path: moreListPath(list),
-    Screen: MoreList,
+    screen: MoreList,
+    skeleton: moreListSkeleton(MORE_LIST_TITLES[list]),
     transition: 'horizontal' as const,
     position: 2,
   })),
-  { path: '/category', Screen: Category, transition: 'none', position: 1, tabBar: true },
-  { path: '/shelf', Screen: Shelf, transition: 'none', position: 1, tabBar: true },
-  { path: '/user', Screen: User, transition: 'none', position: 1, tabBar: true },
-  { path: '/search', Screen: Search, transition: 'vertical', position: 2 },
-  { path: '/book/:id', Screen: BookDetail, transition: 'horizontal', position: 3 },
-  { path: '/book/:id/catalog', Screen: Catalog, transition: 'horizontal', position: 4 },
-  { path: '/book/read/:bookId/:number', Screen: Reader, transition: 'horizontal', position: 5 },
-  { path: '/user/login', Screen: Login, transition: 'horizontal', position: 2 },
-  { path: '/user/bind', Screen: Bind, transition: 'horizontal', position: 2 },
-  { path: '/user/password', Screen: Password, transition: 'horizontal', position: 2 },
-  { path: '/user/find-account', Screen: FindAccount, transition: 'horizontal', position: 2 },
-  { path: '/user/purchase/history', Screen: Records, transition: 'horizontal', position: 2 },
-  { path: '/purchase', Screen: Purchase, transition: 'horizontal', position: 6 },
-  { path: '/user/purchase/pay', Screen: Pay, transition: 'vertical', position: 7 },
-  { path: '/h5/report', Screen: Report, transition: 'vertical', position: 6 },
-  { path: '/pc', Screen: Pc, transition: 'none', position: 0 },
-  { path: '/open-in-browser', Screen: OpenInBrowser, transition: 'none', position: 0 },
-  { path: '/handoff', Screen: Handoff, transition: 'none', position: 0 },
+  {
+    path: '/category',
+    screen: Category,
+    skeleton: CategorySkeleton,
+    transition: 'none',
+    position: 1,
+    tabBar: true,
+  },
+  { path: '/shelf', screen: Shelf, skeleton: ShelfSkeleton, transition: 'none', position: 1, tabBar: true },
+  { path: '/user', screen: User, skeleton: UserSkeleton, transition: 'none', position: 1, tabBar: true },
+  { path: '/search', screen: Search, skeleton: SearchSkeleton, transition: 'vertical', position: 2 },
+  { path: '/book/:id', screen: BookDetail, skeleton: BookSkeleton, transition: 'horizontal', position: 3 },
+  {
+    path: '/book/:id/catalog',
+    screen: Catalog,
+    skeleton: CatalogSkeleton,
+    transition: 'horizontal',
+    position: 4,
+  },
+  {
+    path: '/book/read/:bookId/:number',
+    screen: Reader,
+    skeleton: ReaderSkeleton,
+    transition: 'horizontal',
+    position: 5,
+  },
+  {
+    path: '/user/login',
+    screen: Login,
+    skeleton: formSkeleton('登录'),
+    transition: 'horizontal',
+    position: 2,
+  },
+  {
+    path: '/user/bind',
+    screen: Bind,
+    skeleton: formSkeleton('绑定手机'),
+    transition: 'horizontal',
+    position: 2,
+  },
+  {
+    path: '/user/password',
+    screen: Password,
+    skeleton: formSkeleton('修改密码'),
+    transition: 'horizontal',
+    position: 2,
+  },
+  {
+    path: '/user/find-account',
+    screen: FindAccount,
+    skeleton: formSkeleton('找回充值账号'),
+    transition: 'horizontal',
+    position: 2,
+  },
+  {
+    path: '/user/purchase/history',
+    screen: Records,
+    skeleton: RecordsSkeleton,
+    transition: 'horizontal',
+    position: 2,
+  },
+  { path: '/purchase', screen: Purchase, skeleton: PurchaseSkeleton, transition: 'horizontal', position: 6 },
+  {
+    path: '/user/purchase/pay',
+    screen: Pay,
+    skeleton: barSkeleton('支付'),
+    transition: 'vertical',
+    position: 7,
+  },
+  {
+    path: '/h5/report',
+    screen: Report,
+    skeleton: formSkeleton('投诉举报'),
+    transition: 'vertical',
+    position: 6,
+  },
+  { path: '/pc', screen: Pc, skeleton: PlainSkeleton, transition: 'none', position: 0 },
+  {
+    path: '/open-in-browser',
+    screen: OpenInBrowser,
+    skeleton: PlainSkeleton,
+    transition: 'none',
+    position: 0,
+  },
+  { path: '/handoff', screen: Handoff, skeleton: PlainSkeleton, transition: 'none', position: 0 },
 ];

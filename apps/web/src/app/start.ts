@@ -1,5 +1,5 @@
-import { Code, isTraceId } from '@yueman/contract';
-import { getUserInfo } from '../lib/api/user-info.ts';
+import { isTraceId } from '@yueman/contract';
+import { ensureUser } from '../lib/api/user-info.ts';
 import { call, data, dynamicCallsWaitFor, routes } from '../lib/api-client.ts';
 import { pullPositions } from '../lib/progress-sync.ts';
 import { useUserStore } from '../lib/user-store.ts';
@@ -15,26 +15,6 @@ export function rememberAttribution(search: string) {
     branchId: q.has('tgId') && Number.isInteger(tgId) ? tgId : undefined,
     traceId: isTraceId(visitorId) ? visitorId : undefined,
   });
-}
-
-/**
- * A visitor without an account gets one; a known one refreshes it. Only a server that says the session is gone
- * (401) makes a new visitor: a dropped connection, a request the browser aborted (the reader left the page) or a
- * server error keeps the stored account, because registering ends the request's session, and with it the reader's
- * coins on this device.
- */
-export async function ensureUser() {
-  const store = useUserStore.getState();
-  if (store.userInfo) {
-    const info = await getUserInfo({ beforeSession: true }).catch(() => null);
-    if (info?.result) return store.setUser(info.data);
-    if (info?.code !== Code.unauthorized) return;
-  }
-  const registered = await data(routes.register, {
-    query: { fromDomain: store.fromDomain },
-    beforeSession: true,
-  });
-  useUserStore.getState().setUser(registered);
 }
 
 /** The first visit is reported once per branch and visitor; a 100-day cookie remembers the report. */

@@ -3,6 +3,7 @@ import { InfiniteScroll } from 'antd-mobile';
 import { Fragment, type ReactNode, useCallback, useMemo } from 'react';
 import { useScrollRestore } from '../lib/scroll-restore.ts';
 import { EmptyList, ListEnd } from './book-list.tsx';
+import { BookRowsSkeleton } from './skeletons/parts.tsx';
 
 /** The next page loads when the reader is within about 10% of the screen's height from the bottom (spec section 4). */
 const threshold = () => Math.round((typeof window === 'undefined' ? 844 : window.innerHeight) * 0.1);
@@ -16,7 +17,8 @@ function Retry({ onRetry }: { onRetry: () => void }) {
 }
 
 /**
- * The body of an infinite book list over its query: loading space, a retry on failure, the pages (each rendered by
+ * The body of an infinite book list over its query: placeholders of its rows while the first page loads
+ * (`placeholder`, large book rows by default), a retry on failure, the pages (each rendered by
  * `renderPage` as one memoised chunk, so loading page n+1 renders only the new one; pass a stable function),
  * '暂时没有记录' when empty and '暂时没有更多漫画啦!' at the end. Going back to the list puts the scroll back.
  */
@@ -25,8 +27,9 @@ export function PagedList<P extends { bookList: unknown[] }>(props: {
   renderPage(page: P, index: number): ReactNode;
   className: string;
   testId: string;
+  placeholder?: ReactNode;
 }) {
-  const { query, renderPage, className, testId } = props;
+  const { query, renderPage, className, testId, placeholder = <BookRowsSkeleton count={5} /> } = props;
   const { data, hasNextPage, isFetchingNextPage, fetchNextPage, isPending, isError, refetch } = query;
   const pages = data?.pages;
   useScrollRestore(!!pages);
@@ -48,7 +51,7 @@ export function PagedList<P extends { bookList: unknown[] }>(props: {
   const empty = !!pages && pages.every((p) => p.bookList.length === 0);
   return (
     <>
-      {isPending && <div className="list-loading" aria-busy="true" />}
+      {isPending && <div aria-busy="true">{placeholder}</div>}
       {isError && !pages && <Retry onRetry={() => void refetch()} />}
       {pages && (
         <section className={className} data-testid={testId}>

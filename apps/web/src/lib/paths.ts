@@ -12,6 +12,15 @@ export const pcPath = () => '/pc';
 /** The six 'more' lists under /home (docs/decisions.md). */
 export const MORE_LISTS = ['recommend', 'new', 'latest', 'kkbg', 'ranked', 'new-on'] as const;
 export type MoreList = (typeof MORE_LISTS)[number];
+/** Their titles (the screen's top bar, and its skeleton's before the screen's code is here). */
+export const MORE_LIST_TITLES: Record<MoreList, string> = {
+  recommend: '推荐',
+  new: '每日更新',
+  latest: '新书',
+  kkbg: '大咖',
+  ranked: '人气排行',
+  'new-on': '新书速递',
+};
 export const moreListPath = (list: MoreList) => `/home/${list}`;
 
 /** The shelf, on its favourites or (active=history) its reading history. */

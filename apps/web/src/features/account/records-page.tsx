@@ -1,5 +1,6 @@
 import type { ConsumptionRecord } from '@yueman/contract';
 import { DotLoading, InfiniteScroll } from 'antd-mobile';
+import { RecordRowsSkeleton } from '../../components/skeletons/parts.tsx';
 import { useConsumption } from './api/get-consumption.ts';
 import { AccountPage } from './components/account-layout.tsx';
 
@@ -37,7 +38,12 @@ export default function RecordsPage() {
   const rows = records.data?.pages.flatMap((p) => p.list) ?? [];
 
   let body: React.ReactNode;
-  if (records.isPending) body = <DotLoading color="primary" className="records-loading" />;
+  if (records.isPending)
+    body = (
+      <div aria-busy="true">
+        <RecordRowsSkeleton />
+      </div>
+    );
   else if (records.isError && !records.data)
     body = (
       <button type="button" className="list-retry" onClick={() => void records.refetch()}>

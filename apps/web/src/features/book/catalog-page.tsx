@@ -2,6 +2,7 @@ import { Code } from '@yueman/contract';
 import { useMemo, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { CatalogBodySkeleton } from '../../components/skeletons/parts.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { positiveId } from '../../lib/paths.ts';
@@ -39,7 +40,9 @@ export default function CatalogPage() {
       ) : chapters.isError ? (
         <BookMessage text="目录加载失败，请稍后重试" onRetry={() => void chapters.refetch()} />
       ) : !chapters.data ? (
-        <div className="book-skeleton" aria-busy="true" />
+        <div aria-busy="true">
+          <CatalogBodySkeleton />
+        </div>
       ) : (
         <>
           <div className="catalog-head">

@@ -68,6 +68,7 @@ export default function CategoryPage() {
           value={status}
           onChange={onStatus}
           testId="status-filter"
+          placeholders={categories.isPending ? 2 : 0}
         />
         <FilterChips
           label="题材"
@@ -75,7 +76,13 @@ export default function CategoryPage() {
           value={String(categoryId)}
           onChange={onCategory}
           testId="category-filter"
+          placeholders={categories.isPending ? 6 : 0}
         />
+        {categories.isError && (
+          <button type="button" className="list-retry" onClick={() => void categories.refetch()}>
+            分类加载失败，点击重试
+          </button>
+        )}
       </header>
       <PagedList query={books} renderPage={renderPage} className="cat-list" testId="category-list" />
       <ServiceLinks />

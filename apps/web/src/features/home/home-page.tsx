@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { AdCarousel } from '../../components/ad-carousel.tsx';
 import { BookRow, BookTile } from '../../components/book-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { HomeBodySkeleton } from '../../components/skeletons/parts.tsx';
 import { moreListPath, searchPath } from '../../lib/paths.ts';
 import { useHomeIndex } from './api/home-index.ts';
 import { DownloadBanner, VipBanner } from './components/banners.tsx';
@@ -85,7 +86,11 @@ export default function HomePage() {
           书名或作者
         </Link>
       </header>
-      {isPending && <div className="home-skeleton" aria-busy="true" />}
+      {isPending && (
+        <div aria-busy="true">
+          <HomeBodySkeleton />
+        </div>
+      )}
       {isError && (
         <button type="button" className="list-retry" onClick={() => void refetch()}>
           加载失败，点击重试

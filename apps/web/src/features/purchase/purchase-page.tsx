@@ -3,6 +3,7 @@ import { Button } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { PacksSkeleton } from '../../components/skeletons/parts.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { useRecharge } from '../../lib/api/recharge.ts';
 import { appType as detectAppType } from '../../lib/app-type.ts';
@@ -70,7 +71,11 @@ export default function PurchasePage() {
 
       {inWechat && data && <WechatNotice account={data.userInfo.account} canPay={data.subTypes.length > 0} />}
 
-      {recharge.isPending && <div className="purchase-loading" aria-busy="true" />}
+      {recharge.isPending && (
+        <div aria-busy="true">
+          <PacksSkeleton />
+        </div>
+      )}
       {recharge.isError && (
         <div className="purchase-error" role="alert">
           <p>充值信息加载失败</p>

@@ -1,8 +1,10 @@
 import { Toast } from 'antd-mobile';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { CopyField } from '../../components/copy-field.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
-import { useUserInfo } from '../../lib/api/user-info.ts';
+import { ensureUser, useUserInfo } from '../../lib/api/user-info.ts';
+import { dynamicCallsWaitFor } from '../../lib/api-client.ts';
 import { copyText } from '../../lib/clipboard.ts';
 import {
   bindPath,
@@ -23,8 +25,21 @@ async function copy(text: string, what: string) {
 
 /** /user: the account centre (spec section 2); balance and VIP are read again each time it opens. */
 export default function UserPage() {
-  useUserInfo();
+  const info = useUserInfo();
   const userInfo = useUserStore((s) => s.userInfo);
+  // No account to show and none could be read (start-up's registration failed too): say so, with 重试, which
+  // does start-up's step again.
+  const [retrying, setRetrying] = useState(false);
+  const failed = !userInfo && info.isError && !info.isFetching && !retrying;
+  const retry = () => {
+    setRetrying(true);
+    const user = ensureUser();
+    dynamicCallsWaitFor(user);
+    void user
+      .catch(() => undefined)
+      .then(() => info.refetch())
+      .finally(() => setRetrying(false));
+  };
   const password = useUserStore((s) => s.password);
   const vip = isVip(userInfo);
   const vipEnd = vip && userInfo?.vipEndDate ? userInfo.vipEndDate : '未开通';
@@ -35,12 +50,18 @@ export default function UserPage() {
         <div className="user-avatar" aria-hidden />
         <div className="user-id">
           <p className="user-name">
-            {userInfo ? userInfo.account : '正在登录…'}
+            {userInfo ? userInfo.account : failed ? '加载失败' : '正在登录…'}
             {vip && <span className="user-vip-badge">VIP</span>}
           </p>
-          <p className="user-tip">
-            {userInfo?.mobile ? `已绑定手机 ${userInfo.mobile}` : '游客账号，请牢记账号和密码'}
-          </p>
+          {failed ? (
+            <button type="button" className="user-retry" onClick={retry}>
+              重试
+            </button>
+          ) : (
+            <p className="user-tip">
+              {userInfo?.mobile ? `已绑定手机 ${userInfo.mobile}` : '游客账号，请牢记账号和密码'}
+            </p>
+          )}
         </div>
         <Link to={loginPath()} className="user-switch">
           切换账号

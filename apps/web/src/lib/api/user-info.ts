@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { Code } from '@yueman/contract';
 import { call, data, routes } from '../api-client.ts';
 import { useUserStore } from '../user-store.ts';
 
@@ -26,3 +27,23 @@ export const userInfoQuery = () =>
   queryOptions({ queryKey: ['user', 'info'], queryFn: fetchUserInfo, staleTime: 0 });
 
 export const useUserInfo = () => useQuery(userInfoQuery());
+
+/**
+ * A visitor without an account gets one; a known one refreshes it. Only a server that says the session is gone
+ * (401) makes a new visitor: a dropped connection, a request the browser aborted (the reader left the page) or a
+ * server error keeps the stored account, because registering ends the request's session, and with it the reader's
+ * coins on this device. Start-up does this (app/start.ts); so does 重试 on the account centre when it failed.
+ */
+export async function ensureUser() {
+  const store = useUserStore.getState();
+  if (store.userInfo) {
+    const info = await getUserInfo({ beforeSession: true }).catch(() => null);
+    if (info?.result) return store.setUser(info.data);
+    if (info?.code !== Code.unauthorized) return;
+  }
+  const registered = await data(routes.register, {
+    query: { fromDomain: store.fromDomain },
+    beforeSession: true,
+  });
+  useUserStore.getState().setUser(registered);
+}

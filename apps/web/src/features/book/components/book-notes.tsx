@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { BookBodySkeleton } from '../../../components/skeletons/parts.tsx';
 import { TopBar } from '../../../components/top-bar.tsx';
 import { homePath } from '../../../lib/paths.ts';
 
@@ -45,9 +46,9 @@ export const BookFailed = ({ onRetry }: { onRetry(): void }) => (
   </DetailFrame>
 );
 
-/** While the detail loads: the top bar and a skeleton of the header. */
+/** While the detail loads: the top bar and placeholders shaped like the page. */
 export const BookLoading = () => (
   <DetailFrame busy>
-    <div className="book-skeleton" />
+    <BookBodySkeleton />
   </DetailFrame>
 );

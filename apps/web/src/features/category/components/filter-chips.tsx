@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { Bone } from '../../../components/skeletons/parts.tsx';
 
 export interface Chip {
   value: string;
@@ -12,9 +13,11 @@ export const FilterChips = memo(function FilterChips(props: {
   value: string;
   onChange(value: string): void;
   testId: string;
+  /** Placeholders after the chips while the rest of them loads. */
+  placeholders?: number;
 }) {
   return (
-    <nav className="cat-filter" aria-label={props.label} data-testid={props.testId}>
+    <nav className="cat-filter sk" aria-label={props.label} data-testid={props.testId}>
       {props.chips.map((c) => (
         <button
           key={c.value}
@@ -25,6 +28,10 @@ export const FilterChips = memo(function FilterChips(props: {
         >
           {c.label}
         </button>
+      ))}
+      {Array.from({ length: props.placeholders ?? 0 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders, all alike
+        <Bone key={i} w={44} h={28} r={14} />
       ))}
     </nav>
   );

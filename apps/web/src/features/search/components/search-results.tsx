@@ -1,16 +1,12 @@
 import { DotLoading, InfiniteScroll } from 'antd-mobile';
 import { BookRow, EmptyList, ListEnd } from '../../../components/book-list.tsx';
+import { BookRowsSkeleton } from '../../../components/skeletons/parts.tsx';
 import { useSearchBooks } from '../api/search-books.ts';
 
 /** The results state (spec section 4): a large book list of the matches, 20 a page, with infinite scroll. */
 export function SearchResults({ keyword }: { keyword: string }) {
   const result = useSearchBooks(keyword);
-  if (result.isPending)
-    return (
-      <div className="search-loading">
-        <DotLoading color="primary" />
-      </div>
-    );
+  if (result.isPending) return <BookRowsSkeleton />;
   if (result.isError)
     return (
       <div className="search-failed">

@@ -1,4 +1,4 @@
-import { DotLoading } from 'antd-mobile';
+import { ChipsSkeleton } from '../../../components/skeletons/parts.tsx';
 import { useInitSearch } from '../api/init-search.ts';
 import { useSearchHistory } from '../search-history.ts';
 import { WordChips } from './word-chips.tsx';
@@ -15,7 +15,7 @@ export function SearchStart({ onPick }: { onPick(w: string): void }) {
           热门搜索
         </h2>
         {hot.isPending ? (
-          <DotLoading color="primary" />
+          <ChipsSkeleton />
         ) : (
           <WordChips words={hot.data?.hotWords ?? []} onPick={onPick} hot />
         )}

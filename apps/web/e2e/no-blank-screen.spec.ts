@@ -1,0 +1,250 @@
+import type { Page, Route } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { openAsVisitor, shot } from './support.ts';
+
+// "Never a blank screen" (docs/decisions.md): a screen shows its frame and placeholders from the first frame,
+// the tab screens' code loads while the app is idle, and code that does not arrive says so with 重试.
+
+// The page's own loading, as on a first visit: a service worker's answers would pass by page.route.
+test.use({ serviceWorkers: 'block' });
+
+/** A screen's chunk as the build names it: /assets/category-page-<hash>.js. */
+const chunkOf = (screen: string) => new RegExp(`/assets/${screen}-page-[\\w-]+\\.js$`);
+
+/** Requests held until `open()`; then they go on (or fail, when `fail` says so). */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const hold =
+    (fail = false) =>
+    async (route: Route) => {
+      await opened;
+      await (fail ? route.abort() : route.continue()).catch(() => undefined);
+    };
+  return { open, hold };
+}
+
+/** The screen has slid in (its placeholders' shimmer keeps running, so not every animation has stopped). */
+const slidIn = (page: Page) =>
+  page.waitForFunction(() =>
+    [...document.querySelectorAll('.screen')].every((el) =>
+      el.getAnimations().every((a) => a.playState !== 'running'),
+    ),
+  );
+
+const tab = (page: Page, title: string) =>
+  page.locator('.tab-bar .adm-tab-bar-item').filter({ hasText: title });
+
+test('a tab shows its frame and placeholders until its code, then its data, arrive', async ({ page }) => {
+  const code = gate();
+  const data = gate();
+  await page.route(chunkOf('category'), code.hold());
+  await page.route('**/api/book/category', data.hold());
+  await page.route('**/api/book/query/**', data.hold());
+  await openAsVisitor(page, '/home');
+  await expect(page.getByTestId('home-recommend').locator('.cover img').first()).toBeVisible();
+
+  await tab(page, '分类').click();
+  // The first frame after the tap: the screen's frame, placeholders shaped like its rows, the tab bar.
+  const skeleton = page.getByTestId('screen-skeleton');
+  await expect(skeleton).toBeVisible();
+  await expect(skeleton.getByRole('heading', { name: '分类' })).toBeVisible();
+  await expect(skeleton.locator('.adm-skeleton').first()).toBeVisible();
+  expect(await skeleton.locator('.sk-row').count()).toBeGreaterThanOrEqual(4);
+  await expect(tab(page, '分类')).toHaveClass(/adm-tab-bar-item-active/);
+  await expect(page.getByTestId('category-item')).toHaveCount(0);
+  await shot(page, 'no-blank-category-code');
+
+  // The code is here, the data not yet: the real header, and the same placeholders where the rows will be.
+  code.open();
+  await expect(page.getByTestId('status-filter')).toBeVisible();
+  await expect(skeleton).toHaveCount(0);
+  await expect(page.getByTestId('rows-skeleton')).toBeVisible();
+  await shot(page, 'no-blank-category-data');
+
+  data.open();
+  await expect(page.getByTestId('category-item').first()).toBeVisible();
+  await expect(page.getByTestId('rows-skeleton')).toHaveCount(0);
+  await expect(page.getByTestId('category-filter').getByRole('button').nth(1)).toBeVisible();
+  await shot(page, 'no-blank-category-content');
+});
+
+test('a screen whose code does not arrive says so, and 重试 loads it', async ({ page }) => {
+  let reachable = false;
+  await page.route(chunkOf('category'), (route) =>
+    reachable ? route.continue() : route.abort('internetdisconnected'),
+  );
+  await openAsVisitor(page, '/home');
+  await expect(page.getByTestId('home-recommend').locator('.cover img').first()).toBeVisible();
+
+  await tab(page, '分类').click();
+  const failed = page.getByTestId('screen-failed');
+  await expect(failed.getByText('页面加载失败，请检查网络后重试')).toBeVisible();
+  // In the screen's frame, with the tab bar: never a blank page, nor the generic error screen.
+  await expect(failed.getByRole('heading', { name: '分类' })).toBeVisible();
+  await expect(tab(page, '分类')).toBeVisible();
+  await expect(page.getByText('页面出错了')).toHaveCount(0);
+  await shot(page, 'no-blank-category-failed');
+
+  reachable = true;
+  await failed.getByRole('button', { name: '重试' }).click();
+  await expect(page.getByTestId('category-item').first()).toBeVisible();
+  await expect(failed).toHaveCount(0);
+  // The other tabs still work.
+  await tab(page, '书架').click();
+  await expect(page.getByRole('heading', { name: '我的书架' })).toBeVisible();
+});
+
+test('an inner screen whose code does not arrive keeps its top bar, and the way back', async ({ page }) => {
+  let reachable = false;
+  await page.route(chunkOf('book'), (route) => (reachable ? route.continue() : route.abort()));
+  await openAsVisitor(page, '/home');
+  await page.getByTestId('home-recommend').locator('a[href^="/book/"]').first().click();
+  const failed = page.getByTestId('screen-failed');
+  await expect(failed.getByRole('button', { name: '重试' })).toBeVisible();
+  await expect(failed.getByText('漫画详情')).toBeVisible();
+  await shot(page, 'no-blank-book-failed');
+  await failed.getByRole('button', { name: '返回' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  reachable = true;
+  await page.getByTestId('home-recommend').locator('a[href^="/book/"]').first().click();
+  await expect(page.getByRole('button', { name: '开始阅读' })).toBeVisible();
+});
+
+test('after a deploy removed the chunk, the page reloads once, never in a loop', async ({ page }) => {
+  let gone = true;
+  await page.route(chunkOf('category'), (route) =>
+    gone
+      ? route.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html><p>not found</p>' })
+      : route.continue(),
+  );
+  // The site's index now names another entry script: a new version is out.
+  await page.route(
+    (url) => url.pathname === '/',
+    async (route) => {
+      const res = await route.fetch();
+      const html = (await res.text()).replace(
+        /src="\/assets\/index-[\w-]+\.js"/,
+        'src="/assets/index-NEWBUILD.js"',
+      );
+      await route.fulfill({ response: res, body: html });
+    },
+  );
+  let loads = 0;
+  page.on('load', () => loads++);
+  await openAsVisitor(page, '/home');
+  await expect(page.getByTestId('home-recommend').locator('.cover img').first()).toBeVisible();
+  expect(loads).toBe(1);
+
+  await tab(page, '分类').click();
+  // Reloaded once, on /category: the chunk is still missing there, so it says so and stays.
+  await expect.poll(() => loads).toBe(2);
+  await expect(page).toHaveURL(/\/category$/);
+  const failed = page.getByTestId('screen-failed');
+  await expect(failed.getByRole('button', { name: '重试' })).toBeVisible();
+  await page.waitForTimeout(1500);
+  expect(loads).toBe(2);
+
+  gone = false;
+  await failed.getByRole('button', { name: '重试' }).click();
+  await expect(page.getByTestId('category-item').first()).toBeVisible();
+});
+
+test('a tab screen whose data does not load says so with 重试, and 重试 loads it', async ({ page }) => {
+  const down = { register: true, home: true, categories: true };
+  const unless = (key: keyof typeof down) => (route: Route) => (down[key] ? route.abort() : route.continue());
+  await page.route('**/api/user/register**', unless('register'));
+  await page.route('**/api/book/home/index', unless('home'));
+  await page.route('**/api/book/category', unless('categories'));
+
+  await page.goto('/home');
+  await expect(page.getByRole('button', { name: '加载失败，点击重试' })).toBeVisible();
+  down.home = false;
+  await page.getByRole('button', { name: '加载失败，点击重试' }).click();
+  await expect(page.getByTestId('home-recommend').locator('a[href^="/book/"]').first()).toBeVisible();
+
+  // The filters' categories fail, the list does not: the list shows, and the filters offer 重试.
+  await tab(page, '分类').click();
+  await expect(page.getByTestId('category-item').first()).toBeVisible();
+  const categoriesRetry = page.getByRole('button', { name: '分类加载失败，点击重试' });
+  await expect(categoriesRetry).toBeVisible();
+  down.categories = false;
+  await categoriesRetry.click();
+  await expect(page.getByTestId('category-filter').getByRole('button').nth(1)).toBeVisible();
+  await expect(categoriesRetry).toHaveCount(0);
+
+  // No account could be made at start: the account centre says so instead of 正在登录… for ever.
+  await tab(page, '我的').click();
+  await expect(page.getByText('加载失败', { exact: true })).toBeVisible();
+  await shot(page, 'no-blank-user-failed');
+  down.register = false;
+  await page.getByRole('button', { name: '重试' }).click();
+  await expect(page.getByTestId('user-account')).toHaveText(/^yd\d{8}$/);
+});
+
+test('once home is idle the tab screens and the book detail have their code, and open without a skeleton', async ({
+  page,
+}) => {
+  const requested: string[] = [];
+  page.on('request', (req) => {
+    const m = /\/assets\/(home|category|shelf|user|book)-page-[\w-]+\.js$/.exec(req.url());
+    if (m?.[1]) requested.push(m[1]);
+  });
+  await openAsVisitor(page, '/home');
+  await expect(page.getByTestId('home-recommend').locator('.cover img').first()).toBeVisible();
+  await page.waitForTimeout(2000);
+  const count = (screen: string) => requested.filter((r) => r === screen).length;
+  for (const screen of ['category', 'shelf', 'user', 'book']) expect(count(screen), screen).toBe(1);
+
+  // A screen whose code is here renders at once: its skeleton never shows, and nothing is asked for again.
+  await page.evaluate(() => {
+    const seen = { skeleton: false };
+    (window as unknown as { __seen: typeof seen }).__seen = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="screen-skeleton"]')) seen.skeleton = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  for (const [title, ready] of [
+    ['分类', page.getByTestId('category-item').first()],
+    ['书架', page.getByRole('heading', { name: '我的书架' })],
+    ['我的', page.getByTestId('user-account')],
+  ] as const) {
+    await tab(page, title).click();
+    await expect(ready).toBeVisible();
+  }
+  expect(
+    await page.evaluate(() => (window as unknown as { __seen: { skeleton: boolean } }).__seen.skeleton),
+  ).toBe(false);
+  for (const screen of ['category', 'shelf', 'user', 'book']) expect(count(screen), screen).toBe(1);
+});
+
+test('every screen draws its frame and placeholders while its code loads', async ({ page }) => {
+  const code = gate();
+  // Every chunk but the entry waits: each screen stays on its skeleton.
+  await page.route(/\/assets\/(?!index-)[^/]+\.js$/, code.hold(true));
+  await openAsVisitor(page, '/index');
+  for (const [name, path] of [
+    ['home', '/home'],
+    ['category', '/category'],
+    ['shelf', '/shelf'],
+    ['user', '/user'],
+    ['list', '/home/ranked'],
+    ['search', '/search'],
+    ['book', '/book/1'],
+    ['catalog', '/book/1/catalog?title=都市神医'],
+    ['reader', '/book/read/1/1?title=都市神医'],
+    ['purchase', '/purchase'],
+    ['login', '/user/login'],
+    ['records', '/user/purchase/history'],
+  ] as const) {
+    await page.goto(path);
+    const skeleton = page.getByTestId('screen-skeleton');
+    await expect(skeleton, path).toBeVisible();
+    await expect(skeleton.locator('.adm-skeleton').first(), path).toBeVisible();
+    await slidIn(page);
+    await shot(page, `no-blank-skeleton-${name}`);
+  }
+  code.open();
+});
