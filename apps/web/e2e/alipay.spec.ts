@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { makeAlipayKeys, startAlipayFake } from '../../server/test/fakes/alipay-fake.ts';
 import { rechargeOf, userInfo } from './api.ts';
 import { expect, test } from './fixtures.ts';
+import { type OwnServer, ownPort, startOwnServer } from './own-server.ts';
 import { ORDER_NO, waitForUser } from './pay.ts';
 import { openAsVisitor, settledShot, shot } from './support.ts';
 
@@ -13,13 +10,11 @@ import { openAsVisitor, settledShot, shot } from './support.ts';
 // Alipay's cashier, pays, comes back, and the after-payment dialog shows the order; the coins arrive by Alipay's
 // notification.
 
-const root = new URL('../../..', import.meta.url).pathname;
-const port = Number(process.env.E2E_PORT ?? 18900) + 7;
+const port = ownPort(7);
 const origin = `http://127.0.0.1:${port}`;
 
 let fake: Awaited<ReturnType<typeof startAlipayFake>>;
-let server: ChildProcess;
-let dataDir: string;
+let server: OwnServer | undefined;
 
 test.use({ baseURL: origin });
 test.describe.configure({ mode: 'serial' });
@@ -32,19 +27,10 @@ test.beforeAll(async () => {
     appPublicKey: keys.app.publicKey,
     alipayKeys: keys.alipay,
   });
-  dataDir = mkdtempSync(path.join(tmpdir(), 'yueman-e2e-alipay-'));
-  server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-    cwd: root,
-    stdio: 'ignore',
+  server = await startOwnServer({
+    port,
+    name: 'alipay',
     env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: origin,
-      LOG_LEVEL: 'warn',
-      WEB_CONCURRENCY: '1',
-      REGISTER_PER_HOUR: '100000',
       ALIPAY_APP_ID: fake.appId,
       ALIPAY_PRIVATE_KEY: keys.app.privateKey,
       ALIPAY_PUBLIC_KEY: fake.alipayPublicKey,
@@ -52,22 +38,11 @@ test.beforeAll(async () => {
       ALIPAY_SELLER_ID: fake.sellerId,
     },
   });
-  await expect
-    .poll(
-      () =>
-        fetch(`${origin}/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(200);
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
+  await server?.stop();
   await fake?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('with Alipay configured, the reader pays at Alipay’s cashier and comes back to the after-payment dialog', async ({

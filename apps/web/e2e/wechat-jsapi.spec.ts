@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startRealGateways } from '../../server/test/fakes/real-gateways-env.ts';
 import { rechargeOf, userInfo } from './api.ts';
 import { expect, test } from './fixtures.ts';
+import { type OwnServer, ownPort, startOwnServer } from './own-server.ts';
 import { ORDER_NO, waitForUser } from './pay.ts';
 import { settledShot, shot, WECHAT, waitForVisitor } from './support.ts';
 
@@ -12,13 +9,11 @@ import { settledShot, shot, WECHAT, waitForVisitor } from './support.ts';
 // AppSecret set, pointing at the WeChat Pay fake, which also plays the official account's OAuth and, through the
 // WeixinJSBridge a WeChat page has, WeChat's payment sheet (it checks the merchant's paySign before paying).
 
-const root = new URL('../../..', import.meta.url).pathname;
-const port = Number(process.env.E2E_PORT ?? 18900) + 8;
+const port = ownPort(8);
 const origin = `http://127.0.0.1:${port}`;
 
 let gateways: Awaited<ReturnType<typeof startRealGateways>>;
-let server: ChildProcess;
-let dataDir: string;
+let server: OwnServer | undefined;
 
 test.use({ baseURL: origin });
 test.describe.configure({ mode: 'serial' });
@@ -26,38 +21,12 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   gateways = await startRealGateways();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'yueman-e2e-jsapi-'));
-  server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: origin,
-      LOG_LEVEL: 'warn',
-      WEB_CONCURRENCY: '1',
-      REGISTER_PER_HOUR: '100000',
-      ...gateways.env,
-    },
-  });
-  await expect
-    .poll(
-      () =>
-        fetch(`${origin}/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(200);
+  server = await startOwnServer({ port, name: 'jsapi', env: gateways.env });
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
+  await server?.stop();
   await gateways?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 test('inside WeChat the reader pays with WeChat Pay (JSAPI) and comes back to the after-payment dialog', async ({

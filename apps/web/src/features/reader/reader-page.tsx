@@ -1,7 +1,9 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
-import { positiveId } from '../../lib/paths.ts';
+import { positiveId, reportPagePath } from '../../lib/paths.ts';
+import { qqChatLink } from '../../lib/service-addresses.ts';
+import { useUserStore } from '../../lib/user-store.ts';
 import { AutoScrollControl } from './components/auto-scroll-control.tsx';
 import { ChapterEnd } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
@@ -13,9 +15,11 @@ import { useChapter } from './hooks/use-chapter.ts';
 import { useChapterDirection } from './hooks/use-chapter-direction.ts';
 import { useChapterNavigation } from './hooks/use-chapter-navigation.ts';
 import { useMenuVisibility } from './hooks/use-menu-visibility.ts';
+import { useNextChapterPrefetch } from './hooks/use-next-chapter-prefetch.ts';
 import { usePageTaps } from './hooks/use-page-taps.ts';
 import { usePageZoom } from './hooks/use-page-zoom.ts';
 import { useReaderBook, useReadingRecord } from './hooks/use-reader-book.ts';
+import { useReadingPosition } from './hooks/use-reading-position.ts';
 import { MESSAGES } from './reader-helpers.ts';
 import { useReaderSettings } from './reader-settings-store.ts';
 import './reader.css';
@@ -68,6 +72,23 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
     window.scrollTo(0, 0);
     setMenuVisible(true);
   }, [number, setMenuVisible]);
+
+  // Exact resume: declared after the scroll to the top above, so the kept place wins (use-reading-position.ts).
+  const whereNow = useReadingPosition(bookId, number, showsPages);
+  useNextChapterPrefetch(bookId, outcome.kind === 'pages' ? outcome.info.nextNumber : 0, showsPages);
+  const navigate = useNavigate();
+  const commonInfo = useUserStore((s) => s.commonInfo);
+  const reportPage = () => {
+    const qq = commonInfo?.customerServiceQQ;
+    navigate(
+      reportPagePath(location.pathname + location.search, qq ? qqChatLink(qq) : '', {
+        bookId,
+        number,
+        page: whereNow().pageNumber,
+        title: bookName,
+      }),
+    );
+  };
 
   const zoom = usePageZoom();
   const taps = usePageTaps(() => setMenuVisible((v) => !v), zoom.toggleAt);
@@ -153,6 +174,7 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
         bookName={bookName}
         chapterTitle={chapterTitle}
         onShow={showMenus}
+        onReport={showsPages ? reportPage : undefined}
       />
       {body}
       {showsPages && settings.autoScroll && (

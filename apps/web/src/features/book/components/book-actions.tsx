@@ -31,7 +31,8 @@ export function BookActions({ book, lastNumber }: { book: Book; lastNumber: numb
     // Loaded on tap: the dialog's animation library is kept off the detail page's first load.
     const { default: Dialog } = await import('antd-mobile/es/components/dialog');
     const goOn = await Dialog.confirm({
-      content: `上次阅读到${resume.label}，是否继续阅读？`,
+      // The spec's words; the page is on the button (续看第N话 第M页), and the reader opens at it.
+      content: `上次阅读到第${resume.number}话，是否继续阅读？`,
       confirmText: '确定',
       cancelText: '取消',
       bodyClassName: 'book-dialog',

@@ -12,8 +12,10 @@ export const readChapterQueryOptions = (bookId: number, number: number) =>
   queryOptions({
     queryKey: ['reader', 'chapter', bookId, number],
     queryFn: () => readChapter(bookId, number),
-    // Ownership can change (a purchase, a login); a chapter read again asks again.
-    staleTime: 0,
+    // Ownership can change (a purchase or a login ask again; a VIP bought elsewhere does not): only an answer with
+    // pages is kept, 30 s, so the next chapter fetched ahead near the end of this one (use-next-chapter-prefetch.ts)
+    // opens from it without asking twice (nor counting the read twice); any other answer is asked again.
+    staleTime: (query) => (query.state.data?.result ? 30_000 : 0),
     retry: 1,
   });
 

@@ -17,11 +17,14 @@ export function ReaderTopBar({
   bookName,
   chapterTitle,
   onShow,
+  onReport,
 }: {
   visible: boolean;
   bookName: string;
   chapterTitle: string;
   onShow(): void;
+  /** 举报此页: only while a chapter's pages are shown. */
+  onReport?(): void;
 }) {
   const navigate = useNavigate();
   const onFocus = showOnKeyboardFocus(onShow);
@@ -38,6 +41,17 @@ export function ReaderTopBar({
         <span className="reader-top-book">{bookName}</span>
         <span className="reader-top-chapter">{chapterTitle}</span>
       </div>
+      {onReport && (
+        <button
+          type="button"
+          className="reader-report"
+          aria-label="举报此页"
+          onFocus={onFocus}
+          onClick={onReport}
+        >
+          举报
+        </button>
+      )}
       <button type="button" className="reader-home" onFocus={onFocus} onClick={() => navigate(homePath())}>
         首页
       </button>
