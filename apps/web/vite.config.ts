@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** The landing screens whose chunks index.html starts loading beside the main bundle, by route. */
 const LANDING_SCREENS = { home: 'src/features/home/home-page.tsx', book: 'src/features/book/book-page.tsx' };
@@ -38,8 +39,35 @@ function landingChunks(): Plugin {
   };
 }
 
+/**
+ * Building with VITE_WITHDRAW_SERVICE_WORKER=true ships a worker that removes itself and its caches from every
+ * reader's browser, and a page that registers none (docs/operations.md): the way back from a broken worker.
+ */
+const withdrawWorker = process.env.VITE_WITHDRAW_SERVICE_WORKER === 'true';
+
+/**
+ * The service worker (src/pwa/sw.ts, docs/decisions.md "Offline re-reading"), built into dist/sw.js with the list
+ * of files to precache: the hashed code and styles only. index.html is not precached (the server writes the
+ * runtime config into it: the worker keeps the last one the network gave), nor the manifest and icons (the server
+ * writes the branch into the manifest; the icons are for the launcher). The page registers it (src/pwa/register.ts).
+ */
+const serviceWorker = VitePWA({
+  strategies: 'injectManifest',
+  selfDestroying: withdrawWorker,
+  srcDir: 'src/pwa',
+  filename: 'sw.ts',
+  injectRegister: false,
+  manifest: false,
+  includeManifestIcons: false,
+  injectManifest: {
+    globPatterns: ['assets/**/*.{js,css}'],
+    // A classic script: module service workers are missing from older phone browsers.
+    rollupFormat: 'iife',
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), landingChunks()],
+  plugins: [react(), landingChunks(), serviceWorker],
   // One React for the app and every library (antd-mobile's animation library once pulled in React 18).
   resolve: { dedupe: ['react', 'react-dom'] },
   server: { proxy: { '/api': 'http://localhost:8080', '^/.*\\.img$': 'http://localhost:8080' } },

@@ -135,11 +135,13 @@ test('设置: night mode, page gaps and auto-scroll with a speed changed while i
   await page.reload();
   await expect(pageImages(page).first()).toBeVisible();
   await expect(control(page).getByRole('button', { name: '继续自动滚动' })).toBeVisible();
+  // The chapter reopens where the reader stopped (exact resume), and stays there.
+  const resumedAt = await page.evaluate(() => window.scrollY);
   await page.waitForTimeout(2000);
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  expect(await page.evaluate(() => window.scrollY)).toBe(resumedAt);
   await expect(control(page).getByRole('button', { name: '继续自动滚动' })).toBeVisible();
   await control(page).getByRole('button', { name: '继续自动滚动' }).click();
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(20);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(resumedAt + 20);
 
   // 关闭 on the control turns the setting off.
   await control(page).getByRole('button', { name: '关闭自动滚动' }).click();

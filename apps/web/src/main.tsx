@@ -4,6 +4,7 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { registerServiceWorker } from './pwa/register.ts';
 
 const root = document.getElementById('root');
 if (root) {
@@ -13,3 +14,6 @@ if (root) {
     </StrictMode>,
   );
 }
+
+// Offline re-reading and installing (docs/decisions.md): the service worker, once the page has loaded.
+registerServiceWorker();

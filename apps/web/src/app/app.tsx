@@ -15,6 +15,7 @@ import {
   WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
 import { clientType, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
+import { PwaStatus } from '../pwa/pwa-status.tsx';
 import { ScreenPage } from './lazy-screen.tsx';
 import { preloadScreensWhenIdle } from './preload.ts';
 import { Providers } from './providers.tsx';
@@ -117,6 +118,7 @@ export function App() {
         </Routes>
         {/* After a payment, back on /home or /user (spec section 4): mounted here, so no screen carries it. */}
         <AfterPaymentDialog />
+        <PwaStatus />
       </BrowserRouter>
     </Providers>
   );

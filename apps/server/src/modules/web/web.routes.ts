@@ -11,6 +11,36 @@ import { appPolicy } from '../../shared/security-headers.ts';
 export const runtimeConfigScript = (config: RuntimeConfig) =>
   `<script>window.__APP_CONFIG__ = ${JSON.stringify(config).replaceAll('<', '\\u003c')}</script>`;
 
+const SERVICE_WORKER = 'sw.js';
+const MANIFEST = 'manifest.webmanifest';
+
+/** A branch id as start-up reads it from `tgId` (an integer), or null. */
+const branchOf = (tgId: unknown): number | null => {
+  if (typeof tgId !== 'string' || !/^-?\d{1,10}$/.test(tgId)) return null;
+  const n = Number(tgId);
+  return Number.isSafeInteger(n) && n >= -2_147_483_648 && n <= 2_147_483_647 ? n : null;
+};
+
+/** The manifest with `tgId` in its start address (its `id` stays, so it is one app whatever the branch). */
+export function manifestOnBranch(manifest: Record<string, unknown>, tgId: unknown): Record<string, unknown> {
+  const branch = branchOf(tgId);
+  if (branch === null || typeof manifest.start_url !== 'string') return manifest;
+  const start = new URL(manifest.start_url, 'http://x');
+  start.searchParams.set('tgId', String(branch));
+  return { ...manifest, start_url: `${start.pathname}${start.search}` };
+}
+
+/**
+ * The service worker's policy: its own fetches are connect-src (precache, navigations, calls, images), on this
+ * origin and the bases the runtime config names; it loads nothing else.
+ */
+export function workerPolicy(bases: Pick<RuntimeConfig, 'staticApiBase' | 'dynamicApiBase' | 'imageBase'>) {
+  const origins = [bases.staticApiBase, bases.dynamicApiBase, bases.imageBase]
+    .filter(Boolean)
+    .map((b) => new URL(b).origin);
+  return `default-src 'none'; connect-src 'self'${[...new Set(origins)].map((o) => ` ${o}`).join('')}`;
+}
+
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>阅漫</title>
 <p>The web app is not built yet: run <code>npm run build</code> (npm start does it for you).</p>`;
 
@@ -29,6 +59,8 @@ export async function webRoutes(
   },
 ) {
   const indexFile = path.join(opts.webDist, 'index.html');
+  const manifestFile = path.join(opts.webDist, MANIFEST);
+  const worker = workerPolicy(opts.runtimeConfig);
   let indexHtml = NOT_BUILT;
   if (existsSync(indexFile)) {
     const built = await readFile(indexFile, 'utf8');
@@ -37,8 +69,14 @@ export async function webRoutes(
       root: opts.webDist,
       wildcard: false,
       index: false,
-      globIgnore: ['index.html'],
+      globIgnore: ['index.html', MANIFEST],
       setHeaders(reply, filePath) {
+        // The service worker is asked for again on every check for an update: a cache (a CDN) must never keep an
+        // old one. Its policy is the one its own fetches run under (the default for files would stop them all).
+        if (path.relative(opts.webDist, filePath) === SERVICE_WORKER) {
+          reply.header('Cache-Control', 'no-cache').header('Content-Security-Policy', worker);
+          return;
+        }
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header(
           'Cache-Control',
@@ -46,6 +84,18 @@ export async function webRoutes(
         );
       },
     });
+  }
+
+  // The web app manifest, with the reader's branch in its start address when the page names one (the app links
+  // /manifest.webmanifest?tgId=N once it knows the branch), so an app installed from a promotion link starts on it.
+  if (existsSync(manifestFile)) {
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>;
+    app.get(`/${MANIFEST}`, (req, reply) =>
+      reply
+        .header('Cache-Control', 'no-cache')
+        .type('application/manifest+json; charset=utf-8')
+        .send(manifestOnBranch(manifest, (req.query as Record<string, unknown>).tgId)),
+    );
   }
 
   const policy = appPolicy(indexHtml, opts.runtimeConfig);

@@ -4,6 +4,7 @@ import { showAlert } from '../../components/alert.ts';
 import { positiveId, reportPagePath } from '../../lib/paths.ts';
 import { qqChatLink } from '../../lib/service-addresses.ts';
 import { useUserStore } from '../../lib/user-store.ts';
+import { OfflineChapterNote } from '../../pwa/offline-chapter-note.tsx';
 import { AutoScrollControl } from './components/auto-scroll-control.tsx';
 import { ChapterEnd } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
@@ -161,7 +162,15 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
       body = <ReaderNote home />;
       break;
     case 'failed':
-      body = <ReaderNote onRetry={retry} />;
+      // Offline, a chapter never read while owned cannot open: say it needs the network, not that it failed.
+      body = (
+        <OfflineChapterNote
+          bookId={bookId}
+          number={number}
+          onRetry={retry}
+          online={<ReaderNote onRetry={retry} />}
+        />
+      );
       break;
   }
 

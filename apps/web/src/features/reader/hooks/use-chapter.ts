@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { showAlert } from '../../../components/alert.ts';
 import { refreshUser } from '../../../lib/api/user-info.ts';
 import { useUserStore } from '../../../lib/user-store.ts';
+import { isOffline } from '../../../pwa/network-status.ts';
 import { useReadChapter } from '../api/read-chapter.ts';
 import { MESSAGES } from '../reader-helpers.ts';
 
@@ -58,7 +59,8 @@ export function useChapter(bookId: number, number: number) {
   }, [userId, code, chapter]);
 
   // One alert per answer, so 重试 that fails again says so again.
-  const alert = ALERTS[outcome.kind];
+  // Offline, the reader's note says the chapter needs the network; no alert on top of it.
+  const alert = outcome.kind === 'failed' && isOffline() ? undefined : ALERTS[outcome.kind];
   const answeredAt = Math.max(chapter.dataUpdatedAt, chapter.errorUpdatedAt);
   useEffect(() => {
     if (alert && answeredAt) showAlert(alert);

@@ -1,0 +1,90 @@
+import { DEFAULT_BRANCH } from '@yueman/contract';
+import { useUserStore } from '../lib/user-store.ts';
+import { takeWorkerMessage } from './network-status.ts';
+import type { WorkerMessage } from './sw-rules.ts';
+
+// The page's side of the service worker (sw.ts): registering it at the site root once the page has loaded,
+// learning of updates, telling it which account this device holds, and keeping the manifest's start address on
+// the reader's branch (docs/decisions.md, "Offline re-reading").
+
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
+/** A new worker took over from an older one while this page ran: the page's code is the old build's. */
+let updated = false;
+export const updateTookOver = () => updated;
+
+/** The manifest link names the branch, so an installed app starts on it (the server writes it in start_url). */
+export function manifestHref(branchId: number): string {
+  return branchId === DEFAULT_BRANCH ? '/manifest.webmanifest' : `/manifest.webmanifest?tgId=${branchId}`;
+}
+
+function keepManifestOnBranch() {
+  const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+  if (!link) return;
+  const apply = (branchId: number) => {
+    const href = manifestHref(branchId);
+    if (link.getAttribute('href') !== href) link.setAttribute('href', href);
+  };
+  apply(useUserStore.getState().branchId);
+  useUserStore.subscribe((s) => apply(s.branchId));
+}
+
+/** Tells the worker the account on this device whenever it changes, so it drops other accounts' chapters. */
+function tellWorkerTheAccount(container: ServiceWorkerContainer) {
+  let told = 0;
+  const tell = (force = false) => {
+    const userId = useUserStore.getState().userInfo?.userId ?? 0;
+    const worker = container.controller;
+    if (!worker || !userId || (userId === told && !force)) return;
+    told = userId;
+    worker.postMessage({ type: 'ym-user', userId } satisfies WorkerMessage);
+  };
+  useUserStore.subscribe(() => tell());
+  container.addEventListener('controllerchange', () => tell(true));
+  tell();
+}
+
+const whenIdle = (task: () => void) =>
+  typeof requestIdleCallback === 'function'
+    ? requestIdleCallback(task, { timeout: 5000 })
+    : setTimeout(task, 1000);
+
+/**
+ * Registers /sw.js (scope '/') after the page has loaded and the browser is idle, so the precache's downloads
+ * never compete with the first screen. Production builds only: `vite dev` serves no worker.
+ */
+export function registerServiceWorker() {
+  if (typeof window === 'undefined') return;
+  keepManifestOnBranch();
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  // A build that withdraws the worker (vite.config.ts): its sw.js removes itself; registering it again would loop.
+  if (import.meta.env.VITE_WITHDRAW_SERVICE_WORKER === 'true') return;
+  const container = navigator.serviceWorker;
+  let controlled = !!container.controller;
+  container.addEventListener('controllerchange', () => {
+    // The first worker taking control of a page it did not load is no update.
+    if (controlled) updated = true;
+    controlled = true;
+  });
+  container.addEventListener('message', (e) => takeWorkerMessage(e.data as WorkerMessage | null));
+  tellWorkerTheAccount(container);
+
+  const register = () =>
+    whenIdle(() => {
+      container
+        .register('/sw.js', { scope: '/' })
+        .then((registration) => {
+          // A page kept open for days (an installed app) asks for a new worker now and then, when shown.
+          let checked = Date.now();
+          document.addEventListener('visibilitychange', () => {
+            if (document.visibilityState !== 'visible' || Date.now() - checked < UPDATE_CHECK_MS) return;
+            checked = Date.now();
+            registration.update().catch(() => undefined);
+          });
+        })
+        // Not an error of the app: a private window, a browser that blocks workers. The app works without one.
+        .catch((err: unknown) => console.warn('service worker not registered', err));
+    });
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
