@@ -1,5 +1,5 @@
 import { TabBar } from 'antd-mobile';
-import { Suspense, useEffect, useRef } from 'react';
+import { type KeyboardEvent, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AfterPaymentDialog } from '../features/purchase/after-payment/after-payment-dialog.tsx';
@@ -29,19 +29,40 @@ const tabs = [
   { key: userPath(), title: '我的' },
 ];
 
+/**
+ * The tab bar, operable with a keyboard: antd-mobile draws its items as plain divs, so each gets a tab stop, a
+ * name and its selection through the props it passes on, the role tab here (it passes no role), and Enter or Space
+ * opens it (docs/decisions.md, Accessibility).
+ */
 function Tabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    for (const item of ref.current?.querySelectorAll('.adm-tab-bar-item') ?? [])
+      item.setAttribute('role', 'tab');
+  });
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const item = (event.target as HTMLElement).closest('.adm-tab-bar-item');
+    if (!item || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    (item as HTMLElement).click();
+  };
   return (
-    <TabBar className="tab-bar" activeKey={pathname} onChange={(key) => navigate(key)} safeArea>
-      {tabs.map((t) => (
-        <TabBar.Item
-          key={t.key}
-          title={t.title}
-          icon={<span className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
-        />
-      ))}
-    </TabBar>
+    <div ref={ref} role="tablist" aria-label="主导航" onKeyDown={onKeyDown}>
+      <TabBar className="tab-bar" activeKey={pathname} onChange={(key) => navigate(key)} safeArea>
+        {tabs.map((t) => (
+          <TabBar.Item
+            key={t.key}
+            title={t.title}
+            tabIndex={0}
+            aria-label={t.title}
+            aria-selected={t.key === pathname}
+            icon={<span className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
+          />
+        ))}
+      </TabBar>
+    </div>
   );
 }
 
