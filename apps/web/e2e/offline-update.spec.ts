@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { type OwnServer, ownPort, startOwnServer } from './own-server.ts';
 import { waitForVisitor } from './support.ts';
 
 // Updating the app never serves a stale shell (docs/decisions.md, "Offline re-reading"). A server of its own (the
@@ -11,10 +12,10 @@ import { waitForVisitor } from './support.ts';
 // then B (a new file in its precache and its shell, a new sw.js), then C. Each build's index.html carries a marker.
 
 const root = new URL('../../..', import.meta.url).pathname;
-const port = Number(process.env.E2E_PORT ?? 18900) + 9;
+const port = ownPort(9);
 const origin = `http://127.0.0.1:${port}`;
 
-let server: ChildProcess | undefined;
+let server: OwnServer | undefined;
 let work: string;
 
 test.use({ baseURL: origin });
@@ -69,42 +70,18 @@ function withdrawingBuild(): string {
 async function stopServer() {
   const running = server;
   server = undefined;
-  if (!running || running.exitCode !== null) return;
-  await new Promise((resolve) => {
-    running.once('exit', resolve);
-    running.kill('SIGTERM');
-  });
+  await running?.stop();
 }
 
 /** Serves `webDist` on the port (a deploy: the old server stops, the new one starts on the same data). */
 async function deploy(webDist: string) {
   await stopServer();
-  server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-    cwd: root,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      DATA_DIR: path.join(work, 'data'),
-      WEB_DIST: webDist,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_ORIGIN: origin,
-      LOG_LEVEL: 'warn',
-      WEB_CONCURRENCY: '1',
-      DRAIN_SECONDS: '1',
-      REGISTER_PER_HOUR: '100000',
-    },
+  server = await startOwnServer({
+    port,
+    name: 'update',
+    dataDir: path.join(work, 'data'),
+    env: { WEB_DIST: webDist, DRAIN_SECONDS: '1' },
   });
-  await expect
-    .poll(
-      () =>
-        fetch(`${origin}/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(200);
 }
 
 test.beforeAll(() => {
