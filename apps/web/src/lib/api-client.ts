@@ -64,7 +64,8 @@ type Fields = Record<string, unknown>;
 /** CallInput as the code below reads it, whatever the route. */
 type Input = { params?: Fields; query?: Fields; form?: Fields; beforeSession?: boolean };
 
-const fieldsOf = (fields: Fields | undefined) =>
+/** A call's fields as a form (or query string): undefined ones left out. */
+export const fieldsOf = (fields: Fields | undefined) =>
   new URLSearchParams(
     Object.entries(fields ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
   );

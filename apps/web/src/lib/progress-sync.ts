@@ -1,5 +1,5 @@
 import type { ReadingProgress } from '@yueman/contract';
-import { data, routes, routeUrl } from './api-client.ts';
+import { data, fieldsOf, routes, routeUrl } from './api-client.ts';
 import { useProgressStore } from './progress-store.ts';
 
 // The account's copy of the reading positions: pushed while reading (at most every few seconds per book, and once
@@ -8,9 +8,6 @@ import { useProgressStore } from './progress-store.ts';
 const PUSH_EVERY_MS = 5_000;
 const owed = new Map<number, ReadingProgress>();
 let timer: ReturnType<typeof setTimeout> | undefined;
-
-const fieldsOf = (p: ReadingProgress) =>
-  new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)] as [string, string]));
 
 async function flush() {
   timer = undefined;
@@ -33,7 +30,7 @@ export function flushPositionsNow() {
   for (const p of owed.values()) {
     const sent =
       typeof navigator.sendBeacon === 'function' &&
-      navigator.sendBeacon(routeUrl(routes.saveProgress), fieldsOf(p));
+      navigator.sendBeacon(routeUrl(routes.saveProgress), fieldsOf({ ...p }));
     if (!sent) void data(routes.saveProgress, { form: p }).catch(() => undefined);
   }
   owed.clear();

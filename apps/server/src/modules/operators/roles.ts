@@ -14,6 +14,10 @@ export { OPERATOR_ROLES, type OperatorRole };
 export const ANY_ROLE: readonly OperatorRole[] = OPERATOR_ROLES;
 export const OWNER_ONLY: readonly OperatorRole[] = ['owner'];
 export const CATALOGUE_WRITERS: readonly OperatorRole[] = ['owner', 'editor'];
+/** Orders and their stories: owners, finance, and customer service (a reader asking about a payment). */
+export const ORDER_READERS: readonly OperatorRole[] = ['owner', 'finance', 'support'];
+/** The money (revenue per branch): owners and finance. */
+export const REVENUE_READERS: readonly OperatorRole[] = ['owner', 'finance'];
 
 export const isRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);

@@ -5,14 +5,11 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/client.ts';
 import { ok } from '../../shared/envelope.ts';
 import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
+import { ORDER_READERS, REVENUE_READERS } from '../operators/index.ts';
 import { createOrdersConsoleRepository } from './orders-console.repository.ts';
 import { listOrders, type OrdersConsoleDeps, orderStory, revenue } from './orders-console.service.ts';
 
 const tags = ['admin'];
-/** Who reads orders and their stories: owners, finance, and customer service (a reader asking about a payment). */
-const ORDER_READERS = ['owner', 'finance', 'support'] as const;
-/** Who reads the money: owners and finance. */
-const REVENUE_READERS = ['owner', 'finance'] as const;
 
 /** A merchant order number, as the refund call takes it. */
 const OrderNo = Type.String({ pattern: '^[A-Za-z0-9]{1,64}$' });

@@ -187,6 +187,8 @@ export async function applyForPayment(
 
 /** Where WeChat's OAuth brings a reader paying inside WeChat back to (wechat-jsapi.routes.ts). */
 export const JSAPI_RESUME_PATH = '/h5/pay/wechat/jsapi';
+export const jsapiResumeUrl = (publicOrigin: string, orderNo: string) =>
+  `${publicOrigin}${JSAPI_RESUME_PATH}?orderNo=${encodeURIComponent(orderNo)}`;
 
 /** What a gateway is asked to collect for an order: the same on apply and when a WeChat payer comes back. */
 export function paymentRequestOf(
@@ -209,7 +211,7 @@ export function paymentRequestOf(
     notifyUrl: `${deps.notifyBase()}${notifyPath(REAL_GATEWAYS.has(gatewayName) ? gatewayName : channel.subTypeCode)}`,
     returnUrl: order.returnUrl,
     clientIp: order.clientIp || undefined,
-    resumeUrl: `${deps.publicOrigin}${JSAPI_RESUME_PATH}?orderNo=${encodeURIComponent(order.orderNo)}`,
+    resumeUrl: jsapiResumeUrl(deps.publicOrigin, order.orderNo),
   };
 }
 

@@ -2,7 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { WechatPayGateway } from './gateways/wechat-pay.gateway.ts';
-import { JSAPI_RESUME_PATH, type PaymentsDeps, paymentRequestOf } from './payments.service.ts';
+import {
+  JSAPI_RESUME_PATH,
+  jsapiResumeUrl,
+  type PaymentsDeps,
+  paymentRequestOf,
+} from './payments.service.ts';
 import {
   BRIDGE_SCRIPT,
   BRIDGE_SCRIPT_PATH,
@@ -62,7 +67,7 @@ export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps
       if (order.status !== 'created' || order.expiresAt.getTime() <= Date.now())
         return page(reply, 410, jsapiMessagePage('订单已过期，请返回重新下单', back));
 
-      const resume = `${deps.publicOrigin}${JSAPI_RESUME_PATH}?orderNo=${encodeURIComponent(order.orderNo)}`;
+      const resume = jsapiResumeUrl(deps.publicOrigin, order.orderNo);
       if (!q.code) return reply.redirect(jsapi.authorizeUrl(resume, order.orderNo), 302);
       if (q.state !== order.orderNo)
         return page(reply, 400, jsapiMessagePage('授权信息不符，请返回重新下单', back));

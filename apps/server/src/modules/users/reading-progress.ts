@@ -40,7 +40,8 @@ export function createProgressRepository(db: Database) {
      */
     async save(userId: number, p: ReadingProgress): Promise<ReadingProgress | undefined> {
       const readAt = new Date(p.readAt);
-      await db.execute(sql`
+      const [saved] = rowsOf<Row>(
+        await db.execute(sql`
         insert into reading_progress (user_id, book_id, chapter_number, page_number, page_offset, read_at)
         select ${userId}::integer, b.id, ${p.chapterNumber}::integer, ${p.pageNumber}::integer,
           ${p.pageOffset}::real, ${readAt.toISOString()}::timestamptz
@@ -48,7 +49,11 @@ export function createProgressRepository(db: Database) {
         on conflict (user_id, book_id) do update set
           chapter_number = excluded.chapter_number, page_number = excluded.page_number,
           page_offset = excluded.page_offset, read_at = excluded.read_at
-        where reading_progress.read_at < excluded.read_at`);
+        where reading_progress.read_at < excluded.read_at
+        returning book_id, chapter_number, page_number, page_offset, read_at`),
+      );
+      if (saved) return fromRow(saved);
+      // Nothing written: a later position is kept (answered), or the book does not exist.
       return (await this.list(userId, p.bookId))[0];
     },
 
