@@ -6,6 +6,7 @@ import type { RuntimeConfig } from '@yueman/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../shared/errors.ts';
 import { appPolicy } from '../../shared/security-headers.ts';
+import { firstDataFor, LandingPages } from './first-data.ts';
 
 /** `</` cannot end the inline script early, whatever an operator puts in a base URL. */
 export const runtimeConfigScript = (config: RuntimeConfig) =>
@@ -98,21 +99,29 @@ export async function webRoutes(
     );
   }
 
+  // The policy hashes the page's own inline scripts; the first-data block is data the browser does not run.
   const policy = appPolicy(indexHtml, opts.runtimeConfig);
   // The pay page's frame may come back to the app itself (the cashier returns there), so same-origin framing stays.
-  const sendApp = (reply: FastifyReply) =>
+  const pages = new LandingPages(indexHtml);
+  const sendApp = async (request: FastifyRequest, reply: FastifyReply) => {
     reply
       .header('Cache-Control', 'no-cache')
       .header('Content-Security-Policy', policy)
       .header('X-Frame-Options', 'SAMEORIGIN')
-      .type('text/html; charset=utf-8')
-      .send(indexHtml);
+      .type('text/html; charset=utf-8');
+    const first = indexHtml === NOT_BUILT ? '' : await firstDataFor(app, request.url);
+    if (!first) return reply.send(indexHtml);
+    // With its data the page is several times larger: sent compressed, made once per answer.
+    const { body, encoding } = pages.encoded(request.url, first, request.headers['accept-encoding']);
+    if (encoding) reply.header('Content-Encoding', encoding).header('Vary', 'Accept-Encoding');
+    return reply.send(body);
+  };
 
   // WebP does not compress and index.html is small: these routes skip the compression hooks.
-  app.get('/', { compress: false }, (_req, reply) => sendApp(reply));
+  app.get('/', { compress: false }, (request, reply) => sendApp(request, reply));
   app.get('/*', { compress: false }, async (request, reply) => {
     if (await opts.serveImage(request, reply)) return reply;
-    return sendApp(reply);
+    return sendApp(request, reply);
   });
 
   app.all('/api/*', async () => {

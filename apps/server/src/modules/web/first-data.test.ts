@@ -1,0 +1,83 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { describeDb } from '../../../test/test-database.ts';
+import { firstDataScript, landingCall } from './first-data.ts';
+
+/** The data block of a page, parsed, or null when the page has none. */
+const blockOf = (html: string) => {
+  const m = /<script type="application\/json" id="ym-first-data">(.*?)<\/script>/s.exec(html);
+  return m ? (JSON.parse(m[1] as string) as { path: string; body: unknown }) : null;
+};
+
+describeDb('landing pages carry their first call', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('writes the answer of home and of a book into their page, exactly as the call answers', async () => {
+    for (const [page, call] of [
+      ['/home', '/api/book/home/index'],
+      ['/home?tgId=7', '/api/book/home/index'],
+      ['/book/1', '/api/book/detail/1'],
+    ] as const) {
+      const res = await t.app.inject({ url: page });
+      expect(res.statusCode, page).toBe(200);
+      const block = blockOf(res.body);
+      expect(block?.path, page).toBe(call);
+      expect(block?.body, page).toEqual((await t.app.inject({ url: call })).json());
+    }
+  });
+
+  it('writes nothing for an unknown book or any other screen', async () => {
+    for (const page of [
+      '/book/999999',
+      '/book/0',
+      '/book/1/catalog',
+      '/book/read/1/1',
+      '/user',
+      '/category',
+    ]) {
+      const res = await t.app.inject({ url: page });
+      expect(res.statusCode, page).toBe(200);
+      expect(blockOf(res.body), page).toBeNull();
+    }
+  });
+
+  it('sends the larger page compressed, with the same policy as every page', async () => {
+    const plain = await t.app.inject({ url: '/home' });
+    const br = await t.app.inject({ url: '/home', headers: { 'accept-encoding': 'br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gz = await t.app.inject({ url: '/home', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    const other = await t.app.inject({ url: '/user' });
+    expect(br.headers['content-security-policy']).toBe(other.headers['content-security-policy']);
+    expect(br.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('keeps anything in the data from closing its block', () => {
+    const body = JSON.stringify({ result: true, data: { title: '</script><script>alert(1)</script><!--' } });
+    const script = firstDataScript('/api/book/detail/1', body);
+    expect(script.match(/<\/script>/g)).toHaveLength(1);
+    expect(script).not.toContain('<!--');
+    expect(blockOf(script)?.body).toEqual(JSON.parse(body));
+  });
+
+  it('knows only the two landing screens', () => {
+    expect(landingCall('/home')).toBe('/api/book/home/index');
+    expect(landingCall('/book/12')).toBe('/api/book/detail/12');
+    for (const other of [
+      '/home/kkbg',
+      '/book/012',
+      '/book/1/catalog',
+      '/book/-1',
+      '/',
+      '/book/99999999999',
+    ]) {
+      expect(landingCall(other), other).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { encodedBody, type StaticAnswer } from '../../shared/static-answers.ts';
+
+/**
+ * A landing screen's first call, written into its page (docs/decisions.md, "First data in the page"). On a slow
+ * phone network the home and book screens waited for the page, then the scripts, then this call, then their main
+ * picture; with the answer in the page, index.html's inline scripts start the picture at once and paint it before
+ * the scripts arrive, and the screen renders its content on its first frame (apps/web/src/lib/early-data.ts).
+ *
+ * Only the static calls of the two landing screens: their answers are the same for every reader (nothing of the
+ * reader's can leak into another's page) and the server keeps them (static-answers.ts), so this costs no query.
+ */
+const LANDING_CALLS: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^\/home$/, () => '/api/book/home/index'],
+  [/^\/book\/([1-9]\d{0,9})$/, (m) => `/api/book/detail/${m[1]}`],
+];
+
+/** The static call a landing screen's path starts with, or null for every other screen. */
+export function landingCall(pathname: string): string | null {
+  for (const [pattern, call] of LANDING_CALLS) {
+    const m = pattern.exec(pathname);
+    if (m) return call(m);
+  }
+  return null;
+}
+
+/**
+ * The page's data block: `{"path", "body"}` as JSON in a script the browser does not run (so the policy needs no
+ * hash for it). `<` is escaped so nothing an operator writes in a title can close the block.
+ */
+export const firstDataScript = (path: string, body: string) =>
+  `<script type="application/json" id="ym-first-data">{"path":${JSON.stringify(path)},"body":${body.replaceAll('<', '\\u003c')}}</script>`;
+
+/**
+ * The block for the page at `url`, or '' when the screen has no landing call or the call did not answer a success
+ * (an unknown book: the screen asks and shows its own not-found).
+ */
+export async function firstDataFor(app: FastifyInstance, url: string): Promise<string> {
+  const path = landingCall(url.split('?', 1)[0] as string);
+  if (!path) return '';
+  const res = await app.inject({ method: 'GET', url: path });
+  if (res.statusCode !== 200) return '';
+  const body = res.body;
+  const ok = (JSON.parse(body) as { result?: unknown }).result === true;
+  return ok ? firstDataScript(path, body) : '';
+}
+
+/**
+ * The landing pages with their data, each kept with its compressed copies until its data changes (the static
+ * answers change when an operator edits the catalogue). At most `max` pages, the oldest dropped first.
+ */
+export class LandingPages {
+  private readonly pages = new Map<string, { first: string; answer: StaticAnswer }>();
+
+  constructor(
+    private readonly template: string,
+    private readonly max = 500,
+  ) {}
+
+  encoded(url: string, first: string, acceptEncoding: string | undefined) {
+    const path = url.split('?', 1)[0] as string;
+    let page = this.pages.get(path);
+    if (page?.first !== first) {
+      // After the runtime config, the page's first script: index.html's own scripts read the data.
+      const html = this.template.replace('</script>', `</script>${first}`);
+      page = { first, answer: { body: Buffer.from(html), etag: '', expires: 0 } };
+      this.pages.delete(path);
+      if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value as string);
+      this.pages.set(path, page);
+    }
+    return encodedBody(page.answer, acceptEncoding);
+  }
+}
