@@ -1,6 +1,7 @@
 // `npm run bench:lighthouse`: Lighthouse (mobile preset, Debian Chromium) on /home, a book detail and a reader
-// page of a fresh demo server, plus the initial JavaScript the browser must load, gzipped.
-// Issue 3's aims: performance >= 90, CLS <= 0.05, initial JS <= 150 KB gzip. Results in bench/results/.
+// page of a fresh demo server, LH_RUNS times each (5 unless told), the median reported; plus the initial JavaScript
+// the browser must load, gzipped. Aims: performance >= 98, LCP <= 1.2 s, CLS <= 0.02, initial JS <= 120 KB gzip.
+// Results in bench/results/.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -25,7 +26,8 @@ function initialJsGzip() {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const gz = (files) =>
     files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length, 0);
-  const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  // The main bundle: a script tag, or the import() of the start script at the end of the body (vite.config.ts).
+  const files = [...html.matchAll(/(?:src="|href="|import\(")(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
   const landing = JSON.parse(/const chunks = (\{.*?\});/s.exec(html)?.[1] ?? '{}');
   const [screen, chunks] = Object.entries(landing)
     .map(([name, list]) => [name, list.filter((f) => f.endsWith('.js'))])
@@ -51,39 +53,62 @@ async function main() {
     chromeFlags: ['--headless=new', ...chromiumArgs],
   });
   onCleanup(() => chrome.kill());
+  const runs = envNumber('LH_RUNS', 5, 1);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
   for (const [name, url] of Object.entries(pages)) {
     await fetch(url); // warm the server's caches, as a CDN would be
-    const { lhr } = await lighthouse(url, {
-      port: chrome.port,
-      onlyCategories: ['performance'],
-      output: 'json',
-      logLevel: 'error',
-    });
-    const a = lhr.audits;
+    const measured = [];
+    while (measured.length < runs) {
+      const { lhr } = await lighthouse(url, {
+        port: chrome.port,
+        onlyCategories: ['performance'],
+        output: 'json',
+        logLevel: 'error',
+      });
+      // Lighthouse now and then loses the trace's start (NO_NAVSTART): that run is made again.
+      if (lhr.runtimeError) {
+        console.error(`  ${name}: ${lhr.runtimeError.code}, run again`);
+        continue;
+      }
+      const a = lhr.audits;
+      measured.push({
+        performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+        lcpMs: Math.round(a['largest-contentful-paint'].numericValue),
+        cls: Number(a['cumulative-layout-shift'].numericValue.toFixed(3)),
+        tbtMs: Math.round(a['total-blocking-time'].numericValue),
+        fcpMs: Math.round(a['first-contentful-paint'].numericValue),
+      });
+    }
+    const scores = measured.map((m) => m.performance);
     rows.push({
       page: name,
       url,
-      performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
-      lcpMs: Math.round(a['largest-contentful-paint'].numericValue),
-      cls: Number(a['cumulative-layout-shift'].numericValue.toFixed(3)),
-      tbtMs: Math.round(a['total-blocking-time'].numericValue),
-      fcpMs: Math.round(a['first-contentful-paint'].numericValue),
+      runs: measured,
+      range: `${Math.min(...scores)}–${Math.max(...scores)}`,
+      ...Object.fromEntries(
+        ['performance', 'lcpMs', 'cls', 'tbtMs', 'fcpMs'].map((k) => [k, median(measured.map((m) => m[k]))]),
+      ),
     });
   }
   const js = initialJsGzip();
   const lines = [
+    `Medians of ${runs} runs per page (range of the performance score in brackets).`,
+    '',
     '| page | performance | LCP ms | CLS | TBT ms | FCP ms |',
     '|---|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.page} | ${r.performance} | ${r.lcpMs} | ${r.cls} | ${r.tbtMs} | ${r.fcpMs} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.page} | ${r.performance} (${r.range}) | ${r.lcpMs} | ${r.cls} | ${r.tbtMs} | ${r.fcpMs} |`,
+    ),
     '',
-    `Initial JavaScript: ${js.kb} KB gzip (${js.files.join(', ')}: ${js.mainKb} KB, and the ${js.screen} screen's preloaded chunks); aim <= 150 KB.`,
-    'Aims: performance >= 90, CLS <= 0.05 (Lighthouse mobile preset: simulated slow 4G, 4x CPU slowdown).',
+    `Initial JavaScript: ${js.kb} KB gzip (${js.files.join(', ')}: ${js.mainKb} KB, and the ${js.screen} screen's preloaded chunks); aim <= 120 KB.`,
+    'Aims: performance >= 98, LCP <= 1200 ms, CLS <= 0.02 (Lighthouse mobile preset: simulated slow 4G, 4x CPU slowdown).',
   ];
   console.log(lines.join('\n'));
   writeResults(`lighthouse-${fileStamp(new Date())}`, { rows, js }, `${lines.join('\n')}\n`);
   // A miss of an aim fails the run, after the report is written.
-  const failed = rows.some((r) => r.performance < 90 || r.cls > 0.05) || js.kb > 150;
+  const failed = rows.some((r) => r.performance < 98 || r.lcpMs > 1200 || r.cls > 0.02) || js.kb > 120;
   process.exitCode = failed ? 1 : 0;
 }
 

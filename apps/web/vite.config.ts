@@ -33,10 +33,31 @@ function landingChunks(): Plugin {
         const list = Object.fromEntries(
           Object.entries(LANDING_SCREENS).map(([screen, source]) => [screen, filesOf(source)]),
         );
-        return html.replace('/* landing chunks */ {}', JSON.stringify(list));
+        return startAfterFirstPaint(html.replace('/* landing chunks */ {}', JSON.stringify(list)));
       },
     },
   };
+}
+
+/**
+ * The main bundle's script tag becomes a start at the end of the body, which fetches the landing screen's chunks
+ * (window.__YM_SCREEN_CODE__) and the bundle once window.__YM_FIRST_PAINT__ settles: home's first screen painted
+ * from the data in the page, 500 ms at most (index.html). On a slow link the picture then has the bandwidth to
+ * itself, and on a fast one the bundle does not take the main thread before the picture is painted; the code starts
+ * one round trip later (docs/decisions.md, "First data in the page"). Other pages start at once.
+ */
+function startAfterFirstPaint(html: string): string {
+  const tag = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>\s*/.exec(html);
+  if (!tag) throw new Error('index.html: the main bundle script tag was not found');
+  const start = `<script>(() => {
+      const start = () => {
+        if (window.__YM_SCREEN_CODE__) window.__YM_SCREEN_CODE__();
+        import(${JSON.stringify(tag[1])});
+      };
+      const painted = window.__YM_FIRST_PAINT__;
+      painted ? painted.then(start) : start();
+    })();</script>`;
+  return html.replace(tag[0], '').replace('</body>', `  ${start}\n  </body>`);
 }
 
 /**

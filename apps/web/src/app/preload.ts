@@ -26,21 +26,35 @@ function whenCallsSettle(task: () => void, maxWait: number): () => void {
 let preloaded = false;
 
 /**
- * Once per page, when the first screen has its code and its data (no call in flight, 5 s at most) and the browser
- * is idle, the code of the tab screens and the book detail loads, so tapping them shows them at once. The answer
- * cancels it while it waits (the screen went away; the next one asks again).
+ * How long the first screen is left alone after it has its data. On a slow phone the screens' code costs a few
+ * hundred milliseconds of main thread (modules, their styles, a style pass over the page); done at once it made home's
+ * first seconds janky (Lighthouse's total blocking time 300–800 ms against 100–200 ms without it, bench/README.md).
+ */
+const SETTLE_MS = 2500;
+
+/** The screens' code one screen per idle moment, each after the one before has loaded: short tasks, never a long one. */
+function preloadOneByOne(screens: readonly { preload(): Promise<void> }[]) {
+  const [next, ...rest] = screens;
+  if (!next) return;
+  whenIdle(() => void next.preload().then(() => preloadOneByOne(rest)));
+}
+
+/**
+ * Once per page, when the first screen has its code and its data (no call in flight, 5 s at most), has been left
+ * alone for SETTLE_MS and the browser is idle, the code of the tab screens and the book detail loads, so tapping them
+ * shows them at once. The answer cancels it while it waits (the screen went away; the next one asks again).
  */
 export function preloadScreensWhenIdle(): () => void {
   if (preloaded) return () => {};
-  let cancelIdle = () => {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const cancelSettle = whenCallsSettle(() => {
-    cancelIdle = whenIdle(() => {
+    timer = setTimeout(() => {
       preloaded = true;
-      for (const screen of preloadedScreens) void screen.preload();
-    });
+      preloadOneByOne(preloadedScreens);
+    }, SETTLE_MS);
   }, 5000);
   return () => {
     cancelSettle();
-    cancelIdle();
+    clearTimeout(timer);
   };
 }

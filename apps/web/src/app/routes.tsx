@@ -64,6 +64,15 @@ const Records = lazyScreen(() => import('../features/account/records-page.tsx'))
 /** The tab screens and the book detail, whose code loads when the first screen is idle (app.tsx). */
 export const preloadedScreens: LazyScreen[] = [Home, Category, Shelf, User, BookDetail];
 
+/**
+ * Home's code, when index.html painted home's first screen from the data in the page (window.__YM_FIRST_PAINT__):
+ * the app renders once it is here, so its first frame is the screen itself drawn over the same boxes, never a
+ * skeleton between the two. Every other page renders at once, its skeleton first.
+ */
+export function firstScreenReady(): Promise<void> {
+  return window.__YM_FIRST_PAINT__ ? Home.preload() : Promise.resolve();
+}
+
 export const screens: ScreenRoute[] = [
   { path: '/index', screen: Index, skeleton: PlainSkeleton, transition: 'none', position: 0 },
   { path: '/home', screen: Home, skeleton: HomeSkeleton, transition: 'none', position: 1, tabBar: true },

@@ -28,6 +28,12 @@ describe('entryScriptOf', () => {
     );
   });
 
+  it('reads the entry the built page starts from its last script (vite.config.ts)', () => {
+    const built = `<head><link rel="stylesheet" crossorigin href="/assets/index-Bk2MFRQF.css"></head><body>
+      <script>(() => { const start = () => { import("/assets/index-Bf1pEdUo.js"); }; start(); })();</script></body>`;
+    expect(entryScriptOf(built)).toBe('/assets/index-Bf1pEdUo.js');
+  });
+
   it('is null for a page without one (an error page, a proxy answering for the site)', () => {
     expect(entryScriptOf('<html><body>502 Bad Gateway</body></html>')).toBeNull();
     expect(entryScriptOf('<script src="/classic.js"></script>')).toBeNull();

@@ -9,8 +9,14 @@ export class ChunkLoadError extends Error {
   }
 }
 
-/** The entry script an index.html names: it changes with every build, so a new one means a new deploy. */
+/**
+ * The entry script an index.html names: it changes with every build, so a new one means a new deploy. The built page
+ * starts it from the inline script at the end of its body (`import("/assets/index-….js")`, vite.config.ts); a page
+ * built otherwise names it in a module script tag.
+ */
 export function entryScriptOf(html: string): string | null {
+  const started = /\bimport\(["'](\/assets\/[^"']+\.js)["']\)/.exec(html);
+  if (started) return started[1] ?? null;
   for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
     if (!/\btype=["']?module\b/.test(tag)) continue;
     const src = /\bsrc=["']?([^"'\s>]+)/.exec(tag);
@@ -63,7 +69,7 @@ export async function recoverFromChunkFailure(afterRetry: boolean) {
   } catch {
     return;
   }
-  const running = document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null;
+  const running = entryScriptOf([...document.scripts].map((script) => script.outerHTML).join('\n'));
   const reason = reloadReason({ running, latest, afterRetry, path: location.pathname });
   if (reason) reloadOnce(reason, sessionStorage, () => location.reload());
 }

@@ -4,7 +4,14 @@ import { type CallArgs, data, type Envelope, routePath } from './api-client.ts';
 declare global {
   interface Window {
     /** A static call that index.html started before the scripts loaded (the landing screens). */
-    __YM_EARLY__?: { path: string; answer: Promise<Envelope<unknown>> };
+    __YM_EARLY__?: {
+      path: string;
+      /** The answer the server wrote into the page (#ym-first-data), when it did. */
+      body?: Envelope<unknown> | null;
+      answer: Promise<Envelope<unknown>>;
+    };
+    /** Set when index.html painted home's first screen: settles once its picture is painted (500 ms at most). */
+    __YM_FIRST_PAINT__?: Promise<void>;
   }
 }
 
@@ -15,6 +22,18 @@ async function takeEarly(path: string): Promise<unknown> {
   window.__YM_EARLY__ = undefined;
   const body = await early.answer.catch(() => undefined);
   return body?.result ? body.data : undefined;
+}
+
+/**
+ * The data of the landing call for this route if the server wrote it into the page, at once: the screen's first
+ * frame then has its content (a query's initialData). Taken once, as the answer is.
+ */
+export function earlyDataNow<R extends RouteSpec>(route: R, ...args: CallArgs<R>): DataOf<R> | undefined {
+  const early = window.__YM_EARLY__;
+  const path = routePath(route, args[0] as Parameters<typeof routePath>[1]);
+  if (!early?.body?.result || early.path !== path) return undefined;
+  window.__YM_EARLY__ = undefined;
+  return early.body.data as DataOf<R>;
 }
 
 /**

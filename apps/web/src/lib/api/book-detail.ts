@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { routes } from '../api-client.ts';
-import { earlyData } from '../early-data.ts';
+import { earlyData, earlyDataNow } from '../early-data.ts';
 
 /**
  * GET /api/book/detail/{bookId} (static): the book, every chapter, the last chapter and recommendations. The book
@@ -13,6 +13,8 @@ export const bookDetailQueryOptions = (bookId: number) =>
   queryOptions({
     queryKey: ['book', 'detail', bookId],
     queryFn: () => getBookDetail(bookId),
+    // Landing on the book page, the answer in the page is the first frame's data.
+    initialData: () => earlyDataNow(routes.bookDetail, { params: { bookId } }),
     // An unknown book (404) will not appear on a retry.
     retry: false,
   });
