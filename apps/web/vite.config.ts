@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -89,8 +90,17 @@ const serviceWorker = VitePWA({
 
 export default defineConfig({
   plugins: [react(), landingChunks(), serviceWorker],
-  // One React for the app and every library (antd-mobile's animation library once pulled in React 18).
-  resolve: { dedupe: ['react', 'react-dom'] },
+  resolve: {
+    // One React for the app and every library (antd-mobile's animation library once pulled in React 18).
+    dedupe: ['react', 'react-dom'],
+    // antd-mobile's unused legacy renderer, replaced by ours (src/lib/antd-default-render.ts says why).
+    alias: [
+      {
+        find: /^rc-util\/lib\/React\/render$/,
+        replacement: fileURLToPath(new URL('./src/lib/antd-default-render.ts', import.meta.url)),
+      },
+    ],
+  },
   server: { proxy: { '/api': 'http://localhost:8080', '^/.*\\.img$': 'http://localhost:8080' } },
   build: { target: 'es2020' },
 });

@@ -1,0 +1,23 @@
+import type { ReactElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+
+// antd-mobile 5 draws Toast, Dialog and Modal through rc-util's `render`, written for ReactDOM.render, which React 19
+// removed; app/providers.tsx replaces it with `unstableSetRender` before anything is shown. That unused default still
+// cost the main bundle about 3 KB gzip (its async helpers compiled to regenerator), so the build resolves rc-util's
+// module to this one (vite.config.ts): the same two functions on createRoot.
+
+const roots = new WeakMap<Element, Root>();
+
+export function render(node: ReactElement, container: Element) {
+  let root = roots.get(container);
+  if (!root) {
+    root = createRoot(container);
+    roots.set(container, root);
+  }
+  root.render(node);
+}
+
+export async function unmount(container: Element) {
+  roots.get(container)?.unmount();
+  roots.delete(container);
+}
