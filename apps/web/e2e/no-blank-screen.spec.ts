@@ -251,9 +251,11 @@ test('every screen draws its frame and placeholders while its code loads', async
     ['records', '/user/purchase/history'],
   ] as const) {
     await page.goto(path);
-    if (path === '/home') {
-      // Home's first screen is painted from the data in the page instead (the last spec of this file).
-      await expect(page.locator('#root .ad-slide img')).toBeVisible();
+    if (path === '/home' || path === '/book/1') {
+      // The landing screens' first screen is painted from the data in the page instead (the last specs here).
+      await expect(
+        page.locator(path === '/home' ? '#root .ad-slide img' : '#root .book-hero img'),
+      ).toBeVisible();
       await shot(page, `no-blank-skeleton-${name}`);
       continue;
     }
@@ -266,56 +268,82 @@ test('every screen draws its frame and placeholders while its code loads', async
   code.open();
 });
 
-test('home paints its header and first ad from the page before the code arrives; the app draws the same boxes', async ({
-  page,
-}) => {
-  const code = gate();
-  // The main bundle, asked for only once the first ad is painted (vite.config.ts), is held here.
-  let bundleAskedAfterAd = false;
-  let adLoaded = false;
-  page.on('requestfinished', (req) => {
-    if (/\/ads\/.+_500_0\.img$/.test(req.url())) adLoaded = true;
-  });
-  await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => {
-    bundleAskedAfterAd ||= adLoaded;
-    return code.hold()(route);
-  });
-  await page.goto('/home');
-  const firstAd = page.locator('#root .ad-slide img').first();
-  await expect(firstAd).toBeVisible();
-  await expect
-    .poll(() => firstAd.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
-    .toBe(true);
-  await expect(page.locator('#root .home-logo')).toHaveText('阅漫');
-  await expect(page.locator('#root .home-search')).toContainText('书名或作者');
-  await shot(page, 'home-first-paint');
-  const painted = await firstAd.evaluate((img: HTMLImageElement) => {
-    const r = img.getBoundingClientRect();
-    return { x: r.x, y: r.y, width: r.width, height: r.height, src: img.src };
-  });
-  expect(painted.width).toBeGreaterThan(300);
-  expect(bundleAskedAfterAd).toBe(true);
+// Home's header and first ad, the book page's top bar and wide cover (decrypted by index.html's own script), painted
+// from the data in the page before the code arrives; the app then draws the same picture in the same box.
+for (const { name, path, picture, picturePath, ready, texts } of [
+  {
+    name: 'home',
+    path: '/home',
+    picture: '#root .ad-slide img',
+    picturePath: /\/ads\/.+_500_0\.img$/,
+    ready: '[data-testid="home-recommend"]',
+    texts: [
+      ['#root .home-logo', '阅漫'],
+      ['#root .home-search', '书名或作者'],
+    ],
+  },
+  {
+    name: 'book',
+    path: '/book/1',
+    picture: '#root .book-hero img',
+    picturePath: /\/covers\/.+-h\.\w+_500_0\.img$/,
+    ready: '.book-actions',
+    texts: [
+      ['#root .sk-bar-title', '银河边境'],
+      ['#root .top-bar-home', '首页'],
+    ],
+  },
+]) {
+  test(`${name}: its first screen is painted from the page before the code arrives, and the app draws the same boxes`, async ({
+    page,
+  }) => {
+    const code = gate();
+    // The main bundle, asked for only once the picture is painted (vite.config.ts), is held here.
+    let pictureLoaded = false;
+    let bundleAskedAfterPicture = false;
+    let pictureFetches = 0;
+    page.on('request', (req) => {
+      if (picturePath.test(req.url())) pictureFetches++;
+    });
+    page.on('requestfinished', (req) => {
+      if (picturePath.test(req.url())) pictureLoaded = true;
+    });
+    await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => {
+      bundleAskedAfterPicture ||= pictureLoaded;
+      return code.hold()(route);
+    });
+    await page.goto(path);
+    const first = page.locator(picture).first();
+    await expect(first).toBeVisible();
+    await expect
+      .poll(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    for (const [selector, text] of texts)
+      await expect(page.locator(selector as string)).toHaveText(text as string);
+    await shot(page, `${name}-first-paint`);
+    const painted = await first.evaluate((img: HTMLImageElement) => {
+      const r = img.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height, src: img.src };
+    });
+    expect(painted.width).toBeGreaterThan(300);
+    expect(bundleAskedAfterPicture).toBe(true);
+    const firstHandle = await first.elementHandle();
 
-  code.open();
-  await expect(page.getByTestId('ad-carousel')).toBeVisible();
-  await expect(page.getByTestId('home-recommend')).toBeVisible();
-  // Where the first paint showed the ad, the app shows the same ad in the same box.
-  const drawn = await page.evaluate(({ x, y, width, height }) => {
-    const el = document.elementFromPoint(x + width / 2, y + height / 2);
-    const r = el?.getBoundingClientRect();
-    return el instanceof HTMLImageElement && r
-      ? {
-          x: r.x,
-          y: r.y,
-          width: r.width,
-          height: r.height,
-          src: el.src,
-          inApp: !!el.closest('[data-testid="ad-carousel"]'),
-        }
-      : null;
-  }, painted);
-  expect(drawn?.inApp).toBe(true);
-  expect(drawn?.src).toBe(painted.src);
-  for (const k of ['x', 'y', 'width', 'height'] as const)
-    expect(Math.abs((drawn?.[k] ?? -99) - painted[k]), k).toBeLessThan(1);
-});
+    code.open();
+    await expect(page.locator(ready)).toBeVisible();
+    // The painted element is gone (React drew the screen) and where it was, the app shows the same picture.
+    expect(await firstHandle?.evaluate((el) => el.isConnected)).toBe(false);
+    const drawn = await page.evaluate(({ x, y, width, height }) => {
+      const el = document.elementFromPoint(x + width / 2, y + height / 2);
+      const r = el?.getBoundingClientRect();
+      return el instanceof HTMLImageElement && r
+        ? { x: r.x, y: r.y, width: r.width, height: r.height, src: el.src }
+        : null;
+    }, painted);
+    expect(drawn?.src).toBe(painted.src);
+    for (const k of ['x', 'y', 'width', 'height'] as const)
+      expect(Math.abs((drawn?.[k] ?? -99) - painted[k]), k).toBeLessThan(1);
+    // The cover's encrypted text was fetched once: the app took the decrypted picture from the page.
+    if (name === 'book') expect(pictureFetches).toBe(1);
+  });
+}

@@ -1,10 +1,11 @@
 // antd-mobile's variables first, so ours (the brand colour) override them.
 import 'antd-mobile/es/global';
 import './styles.css';
-// Home's header and carousel rules in the main style sheet: index.html paints home's first screen with them before
-// the scripts arrive (the home chunk imports them too; the build keeps one copy, here).
+// The rules of home's header and carousel and of the book page's header in the main style sheet: index.html paints
+// those first screens with them before the scripts arrive (the screens import them too; the build keeps one copy).
 import './features/home/home.css';
 import './components/ad-carousel.css';
+import './features/book/book-hero.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';

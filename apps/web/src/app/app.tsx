@@ -1,5 +1,5 @@
 import { TabBar } from 'antd-mobile';
-import { type KeyboardEvent, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { type KeyboardEvent, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
 import { AfterPaymentDialog } from '../features/purchase/after-payment/after-payment-dialog.tsx';
@@ -74,10 +74,16 @@ function PreloadWhenIdle() {
 
 /**
  * Deeper screens slide in; going back slides out. `prefers-reduced-motion` turns it off in CSS. Until the
- * screen's code is here it shows its skeleton; code that does not arrive shows its frame with 重试.
+ * screen's code is here it shows its skeleton; code that does not arrive shows its frame with 重试. The screen the
+ * page landed on does not slide when index.html already painted it (the first location's key is 'default'): it
+ * would jump away from where the reader already sees it.
  */
 function Screen({ route }: { route: ScreenRoute }) {
-  const { screen, skeleton: Skeleton, transition, tabBar } = route;
+  const { screen, skeleton: Skeleton, tabBar } = route;
+  const { key } = useLocation();
+  const [transition] = useState(() =>
+    key === 'default' && window.__YM_FIRST_PAINT__ ? 'none' : route.transition,
+  );
   return (
     <div className={`screen transition-${transition} ${tabBar ? 'with-tab-bar' : ''}`}>
       {/* A boundary per route: navigations are transitions, in which a boundary already showing a screen would

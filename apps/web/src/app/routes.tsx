@@ -65,12 +65,13 @@ const Records = lazyScreen(() => import('../features/account/records-page.tsx'))
 export const preloadedScreens: LazyScreen[] = [Home, Category, Shelf, User, BookDetail];
 
 /**
- * Home's code, when index.html painted home's first screen from the data in the page (window.__YM_FIRST_PAINT__):
- * the app renders once it is here, so its first frame is the screen itself drawn over the same boxes, never a
- * skeleton between the two. Every other page renders at once, its skeleton first.
+ * The landing screen's code, when index.html painted its first screen from the data in the page (home or a book,
+ * window.__YM_FIRST_PAINT__): the app renders once it is here, so its first frame is the screen itself drawn over
+ * the same boxes, never a skeleton between the two. Every other page renders at once, its skeleton first.
  */
 export function firstScreenReady(): Promise<void> {
-  return window.__YM_FIRST_PAINT__ ? Home.preload() : Promise.resolve();
+  if (!window.__YM_FIRST_PAINT__) return Promise.resolve();
+  return (location.pathname === '/home' ? Home : BookDetail).preload();
 }
 
 export const screens: ScreenRoute[] = [

@@ -24,6 +24,21 @@ const coverKey = () => {
 
 const covers = new Map<string, Promise<string | null>>();
 
+declare global {
+  interface Window {
+    /** The book page's wide cover, which index.html fetched and decrypted to paint before the scripts arrived. */
+    __YM_COVER__?: { url: string; objectUrl: Promise<string | null> };
+  }
+}
+
+/** That cover when it is this one, once: the screen shows the very picture already painted, with no second fetch. */
+function takeEarlyCover(url: string): Promise<string | null> | undefined {
+  const early = window.__YM_COVER__;
+  if (early?.url !== url) return undefined;
+  window.__YM_COVER__ = undefined;
+  return early.objectUrl;
+}
+
 /**
  * Base64 to bytes. `Uint8Array.from(atob(text), mapFn)` cost about 10 ms a cover on a slow phone (a function
  * call per byte), a plain loop a fraction of that; newer browsers decode natively.
@@ -54,8 +69,13 @@ export function coverObjectUrl(path: string, width: ImageWidth): Promise<string 
   const key = `${width}/${path}`;
   let pending = covers.get(key);
   if (!pending) {
+    const url = imageUrl(path, width);
+    const early = takeEarlyCover(url);
     pending = (async () => {
-      const res = await fetch(imageUrl(path, width));
+      // The early one failed or found nothing (204): asked again here, as any cover.
+      const painted = early && (await early);
+      if (painted) return painted;
+      const res = await fetch(url);
       if (res.status === 204 || !res.ok) return null;
       const plain = await decryptCover(await res.text(), await coverKey());
       return URL.createObjectURL(new Blob([plain], { type: 'image/webp' }));

@@ -1,4 +1,5 @@
 import { Code } from '@yueman/contract';
+import { startTransition, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { BookTile } from '../../components/book-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
@@ -16,6 +17,15 @@ import './book.css';
 export default function BookPage() {
   const bookId = positiveId(useParams().id);
   const detail = useBookDetail(bookId ?? 0, bookId !== null);
+  // What is below the first screen (recommendations with their covers, the service links) follows in a task of its
+  // own, as on home: one commit of the whole page was the longest task of its load on a slow phone.
+  const [below, setBelow] = useState(false);
+  const hasData = !!detail.data;
+  useEffect(() => {
+    if (!hasData) return;
+    const next = setTimeout(() => startTransition(() => setBelow(true)), 0);
+    return () => clearTimeout(next);
+  }, [hasData]);
 
   if (
     bookId === null ||
@@ -36,7 +46,7 @@ export default function BookPage() {
         <p className="book-abstract">{book.abstractContent}</p>
       </section>
       <ChapterPreview book={book} chapters={chapterList} />
-      {recommendList.length > 0 && (
+      {below && recommendList.length > 0 && (
         <section className="book-section">
           <h2 className="book-section-title">猜你喜欢</h2>
           <div className="book-recommend-grid">
@@ -46,7 +56,7 @@ export default function BookPage() {
           </div>
         </section>
       )}
-      <ServiceLinks />
+      {below && <ServiceLinks />}
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import type { Book } from '@yueman/contract';
 import { readCountLabel, StatusBadge } from '../../../components/book-list.tsx';
 import { Cover } from '../../../components/cover.tsx';
+import '../book-hero.css';
 
 /** The horizontal cover behind the cover, title, author, status, category, chapter count and read count. */
 export function BookHeader({ book }: { book: Book }) {
