@@ -56,6 +56,8 @@ describeDb('landing pages carry their first call', () => {
     const other = await t.app.inject({ url: '/user' });
     expect(br.headers['content-security-policy']).toBe(other.headers['content-security-policy']);
     expect(br.headers['cache-control']).toBe('no-cache');
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(br.headers.vary).toBe('Accept-Encoding');
   });
 
   it('keeps anything in the data from closing its block', () => {

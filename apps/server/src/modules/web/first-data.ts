@@ -38,11 +38,10 @@ export const firstDataScript = (path: string, body: string) =>
 export async function firstDataFor(app: FastifyInstance, url: string): Promise<string> {
   const path = landingCall(url.split('?', 1)[0] as string);
   if (!path) return '';
+  // Answered from the kept static answer (static-cache.ts). A failure answers its own HTTP status
+  // (shared/error-handler.ts), so a 200 is a success: no need to parse a home index on every page.
   const res = await app.inject({ method: 'GET', url: path });
-  if (res.statusCode !== 200) return '';
-  const body = res.body;
-  const ok = (JSON.parse(body) as { result?: unknown }).result === true;
-  return ok ? firstDataScript(path, body) : '';
+  return res.statusCode === 200 ? firstDataScript(path, res.body) : '';
 }
 
 /**

@@ -113,7 +113,9 @@ export async function webRoutes(
     if (!first) return reply.send(indexHtml);
     // With its data the page is several times larger: sent compressed, made once per answer.
     const { body, encoding } = pages.encoded(request.url, first, request.headers['accept-encoding']);
-    if (encoding) reply.header('Content-Encoding', encoding).header('Vary', 'Accept-Encoding');
+    // Every copy of a data page varies by encoding, the plain one too (a cache must not hand it to all).
+    reply.header('Vary', 'Accept-Encoding');
+    if (encoding) reply.header('Content-Encoding', encoding);
     return reply.send(body);
   };
 
