@@ -13,8 +13,12 @@ export function useMenuVisibility(paused = false) {
   const pausedRef = useRef(paused);
   pausedRef.current = paused;
   useEffect(() => {
-    let lastY = window.scrollY;
-    let frame = 0;
+    // Read in the next frame, not here: right after the reader's commit it would force the new tree's style and
+    // layout into this task (~120 ms at 4x CPU on opening the reader); in a frame they are done anyway.
+    let lastY: number | null = null;
+    let frame = requestAnimationFrame(() => {
+      lastY = window.scrollY;
+    });
     const onScroll = () => {
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
@@ -22,7 +26,7 @@ export function useMenuVisibility(paused = false) {
         const max = document.documentElement.scrollHeight - window.innerHeight;
         if (!pausedRef.current) {
           if (y <= EDGE_PX || y >= max - EDGE_PX) setVisible(true);
-          else if (Math.abs(y - lastY) > MOVE_PX) setVisible(false);
+          else if (lastY !== null && Math.abs(y - lastY) > MOVE_PX) setVisible(false);
         }
         lastY = y;
       });
