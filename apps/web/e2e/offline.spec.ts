@@ -196,8 +196,22 @@ test('the app is installable: manifest, icons, and the branch in its start addre
   page,
   request,
 }) => {
-  await page.goto('/home?tgId=7');
+  // The links come with the app once the page has loaded (src/pwa/register.ts), not beside the first picture.
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (/\/(manifest\.webmanifest|icon-192\.png|apple-touch-icon\.png|favicon\.ico)/.test(r.url()))
+      asked.push(r.url());
+  });
+  await page.goto('/home?tgId=7', { waitUntil: 'domcontentloaded' });
+  const askedBeforeTheCode = [...asked];
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest?tgId=7');
+  expect(askedBeforeTheCode).toEqual([]);
+  const served = await (await request.get('/home')).text();
+  expect(served).not.toMatch(/rel="(manifest|apple-touch-icon)"/);
+  expect(served).toContain('<link rel="icon" href="data:," />');
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/icon-192.png');
+  await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute('href', '/apple-touch-icon.png');
+  expect(asked.some((u) => u.endsWith('/favicon.ico'))).toBe(false);
   const res = await request.get('/manifest.webmanifest?tgId=7');
   expect(res.headers()['content-type']).toContain('application/manifest+json');
   const manifest = await res.json();

@@ -18,16 +18,34 @@ export function manifestHref(branchId: number): string {
   return branchId === DEFAULT_BRANCH ? '/manifest.webmanifest' : `/manifest.webmanifest?tgId=${branchId}`;
 }
 
-function keepManifestOnBranch() {
-  const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
-  if (!link) return;
+/**
+ * Links the manifest (on the reader's branch, kept there as it changes) and the icons. Not in index.html: there the
+ * browser fetched them, ~14 KB on new connections, beside the first screen's picture, which on a slow link made
+ * the book page's largest paint ~130 ms later (bench/README.md). Browsers read these links whenever they appear.
+ */
+function linkManifestAndIcons() {
+  const link = (rel: string, attributes: Record<string, string>) => {
+    // index.html's empty icon (there so that the browser does not ask for /favicon.ico) is given the real one.
+    const element =
+      document.head.querySelector<HTMLLinkElement>(`link[rel="${rel}"]`) ??
+      document.head.appendChild(Object.assign(document.createElement('link'), { rel }));
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    return element;
+  };
+  link('icon', { type: 'image/png', sizes: '192x192', href: '/icon-192.png' });
+  link('apple-touch-icon', { href: '/apple-touch-icon.png' });
+  const manifest = link('manifest', { href: manifestHref(useUserStore.getState().branchId) });
   const apply = (branchId: number) => {
     const href = manifestHref(branchId);
-    if (link.getAttribute('href') !== href) link.setAttribute('href', href);
+    if (manifest.getAttribute('href') !== href) manifest.setAttribute('href', href);
   };
-  apply(useUserStore.getState().branchId);
   useUserStore.subscribe((s) => apply(s.branchId));
 }
+
+const whenLoaded = (task: () => void) => {
+  if (document.readyState === 'complete') task();
+  else window.addEventListener('load', task, { once: true });
+};
 
 /** Tells the worker the account on this device whenever it changes, so it drops other accounts' chapters. */
 function tellWorkerTheAccount(container: ServiceWorkerContainer) {
@@ -55,7 +73,7 @@ const whenIdle = (task: () => void) =>
  */
 export function registerServiceWorker() {
   if (typeof window === 'undefined') return;
-  keepManifestOnBranch();
+  whenLoaded(linkManifestAndIcons);
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   // A build that withdraws the worker (vite.config.ts): its sw.js removes itself; registering it again would loop.
   if (import.meta.env.VITE_WITHDRAW_SERVICE_WORKER === 'true') return;
@@ -85,6 +103,5 @@ export function registerServiceWorker() {
         // Not an error of the app: a private window, a browser that blocks workers. The app works without one.
         .catch((err: unknown) => console.warn('service worker not registered', err));
     });
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  whenLoaded(register);
 }
