@@ -347,3 +347,32 @@ for (const { name, path, picture, picturePath, ready, texts } of [
     if (name === 'book') expect(pictureFetches).toBe(1);
   });
 }
+
+// The page's main style sheet is in the page (vite.config.ts inlineMainStyleSheet): its first frame needs no request,
+// and a page without a painted first screen asks for its code only after that frame.
+test('a page paints its first frame with nothing fetched, and asks for its code after it', async ({
+  page,
+}) => {
+  const code = gate();
+  const sheets: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'stylesheet') sheets.push(r.url());
+  });
+  await page.route(/\/assets\/[^/]+\.js$/, code.hold());
+  await page.goto('/category');
+  await expect(page.locator('#root')).toHaveText('阅漫');
+  // Our rules apply with no code and no style sheet fetched (styles.css sets the brand colours on :root).
+  const primary = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--ym-primary').trim());
+  expect(await primary()).toBe('#ff6b81');
+  expect(sheets).toEqual([]);
+  code.open();
+  await expect(tab(page, '分类')).toBeVisible();
+  const [painted, asked] = await page.evaluate(() => [
+    performance.getEntriesByName('first-paint')[0]?.startTime ?? -1,
+    performance.getEntriesByType('resource').find((e) => /\/assets\/index-[\w-]+\.js$/.test(e.name))
+      ?.startTime ?? -1,
+  ]);
+  expect(painted).toBeGreaterThan(0);
+  expect(asked).toBeGreaterThanOrEqual(painted);
+});
