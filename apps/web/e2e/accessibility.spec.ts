@@ -200,3 +200,20 @@ test('the tab bar works with the keyboard, with a visible focus', async ({ page 
   await expect(page).toHaveURL(/\/category$/);
   await expect(tab).toHaveAttribute('aria-selected', 'true');
 });
+
+test('an inner screen’s top bar works with the keyboard: the first Tab reaches 返回, Enter goes back', async ({
+  page,
+}) => {
+  await openAsVisitor(page, '/home');
+  await settle(page);
+  await page.getByTestId('home-recommend').locator('a[href^="/book/"]').first().click();
+  await expect(page.getByRole('button', { name: '开始阅读' })).toBeVisible();
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  const back = page.locator('.top-bar').getByRole('button', { name: '返回' });
+  await expect(back).toBeFocused();
+  expect(await back.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+  await shot(page, 'a11y-top-bar-back-focus');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/home$/);
+});

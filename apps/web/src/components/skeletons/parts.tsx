@@ -43,7 +43,7 @@ export function SkeletonBar({ title, dark = false }: { title: string; dark?: boo
       <span className="sk-bar-side">
         <button
           type="button"
-          className="sk-bar-back"
+          className="bar-back"
           aria-label="返回"
           onClick={() => (history.length > 1 ? navigate(-1) : navigate(homePath()))}
         />
