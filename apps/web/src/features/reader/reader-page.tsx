@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
+import { whenIdle } from '../../lib/chunk-load.ts';
 import { positiveId, reportPagePath } from '../../lib/paths.ts';
 import { qqChatLink } from '../../lib/service-addresses.ts';
 import { useUserStore } from '../../lib/user-store.ts';
@@ -8,7 +9,6 @@ import { OfflineChapterNote } from '../../pwa/offline-chapter-note.tsx';
 import { AutoScrollControl } from './components/auto-scroll-control.tsx';
 import { ChapterEnd } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
-import { ChapterPurchase } from './components/chapter-purchase.tsx';
 import { ReaderBottomBar, ReaderTopBar } from './components/reader-bars.tsx';
 import { ReaderNote } from './components/reader-note.tsx';
 import { useAutoScroll } from './hooks/use-auto-scroll.ts';
@@ -27,6 +27,10 @@ import './reader.css';
 
 // The settings sheet is loaded on the first tap of 设置 (antd-mobile's Popup brings its animation library).
 const ReaderSettings = lazy(() => import('./components/reader-settings.tsx'));
+// The buy step (its overlay brings antd-mobile's Checkbox, ~3 KB gzip) is not part of a free chapter's first screen:
+// it loads when a chapter asks for it, or once the reader is idle so that a priced chapter rarely waits for it.
+const loadPurchase = () => import('./components/chapter-purchase.tsx');
+const ChapterPurchase = lazy(() => loadPurchase().then((m) => ({ default: m.ChapterPurchase })));
 
 export default function ReaderPage() {
   const params = useParams();
@@ -53,6 +57,7 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   const { book, favourite, toggleFavourite } = useReaderBook(bookId);
   useReadingRecord(book, number, outcome.kind === 'pages');
 
+  useEffect(() => whenIdle(() => void loadPurchase().catch(() => undefined), 5000), []);
   const settings = useReaderSettings();
   const showsPages = outcome.kind === 'pages';
   // Auto-scroll hides the menus when it starts and shows them at the chapter's end; while it runs, scrolling
@@ -149,7 +154,9 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
     case 'purchase':
       // A fresh buy step for each chapter.
       body = (
-        <ChapterPurchase key={number} bookId={bookId} number={number} info={outcome.info} reload={retry} />
+        <Suspense fallback={<div className="reader-loading" aria-busy="true" />}>
+          <ChapterPurchase key={number} bookId={bookId} number={number} info={outcome.info} reload={retry} />
+        </Suspense>
       );
       break;
     case 'loading':
