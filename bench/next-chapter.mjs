@@ -54,9 +54,27 @@ async function oneRun(browser, origin, from, readToEnd) {
             w.__events.push({ id: ev.interactionId, name: e.name, start: e.startTime, duration: e.duration });
         }
       }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+      // The chapter link opened by a new visitor: its first page painted, from the navigation's start. (Not a
+      // largest-contentful-paint entry: Chrome leaves out an image that covers the whole viewport, as a page does.)
+      w.__opened = new Promise((resolve) => {
+        const watch = () => {
+          const img = document.querySelector('img.reader-page-img');
+          if (!img) return false;
+          const painted = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now())));
+          if (img.complete && img.naturalWidth > 0) painted();
+          else img.addEventListener('load', painted, { once: true });
+          return true;
+        };
+        const mo = new MutationObserver(() => watch() && mo.disconnect());
+        document.addEventListener(
+          'DOMContentLoaded',
+          () => watch() || mo.observe(document.body, { childList: true, subtree: true }),
+        );
+      });
     });
     await page.goto(`${origin}/book/read/1/${from}`, { timeout: 120_000 });
     await page.locator('.reader-page-img').first().waitFor({ timeout: 120_000 });
+    const openedAt = await page.evaluate(() => /** @type {any} */ (window).__opened);
     // Reading to the end, page by page, as a reader scrolls (the prefetch of the next chapter starts near the end).
     for (let i = 0; i < (readToEnd ? 60 : 0); i++) {
       const atEnd = await page.evaluate(() => {
@@ -108,6 +126,7 @@ async function oneRun(browser, origin, from, readToEnd) {
     return {
       inpMs: Math.round(Math.max(...mine.map((e) => e.duration))),
       firstPageMs: Math.round(paintedAt - tapStart),
+      openedMs: Math.round(openedAt),
     };
   } finally {
     await context.close();
@@ -137,7 +156,7 @@ async function main() {
       const from = 1 + (i % 3);
       const r = await oneRun(browser, origin, from, readToEnd);
       console.log(
-        `  ${label}, run ${i + 1}: ${from} → ${from + 1}: INP ${r.inpMs} ms, first page ${r.firstPageMs} ms`,
+        `  ${label}, run ${i + 1}: ${from} → ${from + 1}: INP ${r.inpMs} ms, first page ${r.firstPageMs} ms (opening: ${r.openedMs} ms)`,
       );
       measured.push({ from, ...r });
     }
@@ -152,6 +171,8 @@ async function main() {
     };
   }
   const aim = results['read to the end'];
+  // Every run began as a new visitor opening a chapter link: the chapter's own first page, from the navigation.
+  const opened = Object.values(results).flatMap((r) => r.runs.map((m) => m.openedMs));
   const lines = [
     `下一话 in the reader's menu, 4x CPU, slow 4G: medians of ${runs} runs (range).`,
     '',
@@ -161,10 +182,12 @@ async function main() {
       ([label, r]) => `| ${label} | ${r.inp} ms (${r.inpRange}) | ${r.firstPage} ms (${r.pageRange}) |`,
     ),
     '',
+    `A chapter link opened by a new visitor, its first page painted from the navigation's start (no aim): ${median(opened)} ms (${range(opened)}, ${opened.length} runs).`,
+    '',
     'Aims (read to the end): interaction to next paint <= 200 ms, first page <= 1000 ms.',
   ];
   console.log(lines.join('\n'));
-  writeResults(`next-chapter-${fileStamp(new Date())}`, results, `${lines.join('\n')}\n`);
+  writeResults(`next-chapter-${fileStamp(new Date())}`, { ...results, opened }, `${lines.join('\n')}\n`);
   process.exitCode = aim.inp > 200 || aim.firstPage > 1000 ? 1 : 0;
 }
 
