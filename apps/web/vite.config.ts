@@ -4,7 +4,11 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 /** The landing screens whose chunks index.html starts loading beside the main bundle, by route. */
-const LANDING_SCREENS = { home: 'src/features/home/home-page.tsx', book: 'src/features/book/book-page.tsx' };
+const LANDING_SCREENS = {
+  home: 'src/features/home/home-page.tsx',
+  book: 'src/features/book/book-page.tsx',
+  reader: 'src/features/reader/reader-page.tsx',
+};
 
 /**
  * Fills in index.html's list of each landing screen's chunks and CSS, which its inline script preloads: the

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { bookDetail } from './api.ts';
 import { expect, test } from './fixtures.ts';
-import { expectImageLoaded, settledShot, shot } from './support.ts';
+import { expectImageLoaded, expectReaderStarted, settledShot, shot } from './support.ts';
 
 // The reader's settings sheet (设置): auto-scroll, page gaps, night mode (kept on the phone), double-tap zoom,
 // the pages' alternative text and the keyboard. Book 2's chapter 1 is free in the demo library.
@@ -15,6 +15,7 @@ const pageImages = (page: Page) => page.locator('.reader-page-img');
 
 async function openChapter(page: Page, path = CHAPTER) {
   await page.goto(path);
+  await expectReaderStarted(page);
   await expect(pageImages(page).first()).toBeVisible();
   await expectImageLoaded(pageImages(page).first());
 }
@@ -120,6 +121,7 @@ test('设置: night mode, page gaps and auto-scroll with a speed changed while i
 
   // The next visit: the same settings, and auto-scroll starts by itself after a moment.
   await page.reload();
+  await expectReaderStarted(page);
   await expect(pageImages(page).first()).toBeVisible();
   await expect(page.locator('.reader')).toHaveClass(/is-night/);
   await expect(pageImages(page).first()).toHaveCSS('filter', 'brightness(0.8)');
@@ -133,6 +135,7 @@ test('设置: night mode, page gaps and auto-scroll with a speed changed while i
   // With reduced motion it waits for 继续.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.reload();
+  await expectReaderStarted(page);
   await expect(pageImages(page).first()).toBeVisible();
   await expect(control(page).getByRole('button', { name: '继续自动滚动' })).toBeVisible();
   // The chapter reopens where the reader stopped (exact resume), and stays there.
@@ -161,6 +164,7 @@ test('auto-scroll stops at the end of the chapter and shows the menus', async ({
     );
   });
   await page.reload();
+  await expectReaderStarted(page);
   await expect(pageImages(page).first()).toBeVisible();
   await page.evaluate(() =>
     window.scrollTo(0, document.documentElement.scrollHeight - window.innerHeight - 200),

@@ -1,12 +1,13 @@
 import type { Page } from '@playwright/test';
 import { bookDetail } from './api.ts';
 import { expect, test } from './fixtures.ts';
-import { expectImageLoaded, openAsVisitor, shot, storedShelf } from './support.ts';
+import { expectImageLoaded, expectReaderStarted, openAsVisitor, shot, storedShelf } from './support.ts';
 
 const bottomBar = (page: Page) => page.locator('.reader-bottom');
 const firstPage = (page: Page) => page.locator('.reader-page-img').first();
 
 async function expectLoadedPage(page: Page) {
+  await expectReaderStarted(page);
   await expect(firstPage(page)).toBeVisible();
   await expectImageLoaded(firstPage(page));
 }

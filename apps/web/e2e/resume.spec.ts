@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { openAsVisitor, settledShot, storedUser } from './support.ts';
+import { expectReaderStarted, openAsVisitor, settledShot, storedUser } from './support.ts';
 
 // Exact resume: the reader comes back to the page and the place within it where they stopped, on this device and,
 // through the account, on another; 举报此页 names that page to the report form.
@@ -28,6 +28,7 @@ const pageAtTop = (page: Page) =>
 
 async function openChapter(page: Page, path: string) {
   await page.goto(path);
+  await expectReaderStarted(page);
   await expect(page.locator('.reader-page-img').first()).toBeVisible();
 }
 

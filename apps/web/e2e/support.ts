@@ -101,3 +101,11 @@ export const WECHAT: BrowserContextOptions = {
   userAgent:
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36 MicroMessenger/8.0.50',
 };
+
+/**
+ * The reader as the app draws it. Opening a free chapter's address, index.html paints its top bar and first page
+ * before the code arrives (no-blank-screen.spec.ts); only the app draws the bottom bar.
+ */
+export async function expectReaderStarted(page: Page) {
+  await expect(page.locator('.reader-bottom')).toBeAttached();
+}

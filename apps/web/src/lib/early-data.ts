@@ -3,14 +3,14 @@ import { type CallArgs, data, type Envelope, routePath } from './api-client.ts';
 
 declare global {
   interface Window {
-    /** A static call that index.html started before the scripts loaded (the landing screens). */
+    /** The landing screen's first call, from the page or started by index.html before the scripts loaded. */
     __YM_EARLY__?: {
       path: string;
       /** The answer the server wrote into the page (#ym-first-data), when it did. */
       body?: Envelope<unknown> | null;
       answer: Promise<Envelope<unknown>>;
     };
-    /** Set when index.html painted home's first screen: settles once its picture is painted (500 ms at most). */
+    /** Set when index.html painted the landing screen: settles once its picture is painted (500 ms at most). */
     __YM_FIRST_PAINT__?: Promise<void>;
   }
 }
@@ -25,15 +25,26 @@ async function takeEarly(path: string): Promise<unknown> {
 }
 
 /**
- * The data of the landing call for this route if the server wrote it into the page, at once: the screen's first
- * frame then has its content (a query's initialData). Taken once, as the answer is.
+ * The answer of the landing call for this route if the server wrote it into the page and it succeeded, at once,
+ * whole (the reader acts on the envelope). Taken once, as the answer is.
  */
-export function earlyDataNow<R extends RouteSpec>(route: R, ...args: CallArgs<R>): DataOf<R> | undefined {
+export function earlyAnswerNow<R extends RouteSpec>(
+  route: R,
+  ...args: CallArgs<R>
+): Envelope<DataOf<R>> | undefined {
   const early = window.__YM_EARLY__;
   const path = routePath(route, args[0] as Parameters<typeof routePath>[1]);
   if (!early?.body?.result || early.path !== path) return undefined;
   window.__YM_EARLY__ = undefined;
-  return early.body.data as DataOf<R>;
+  return early.body as Envelope<DataOf<R>>;
+}
+
+/**
+ * The data of that answer: the screen's first frame then has its content (a query's initialData). Taken once.
+ */
+export function earlyDataNow<R extends RouteSpec>(route: R, ...args: CallArgs<R>): DataOf<R> | undefined {
+  const answer = earlyAnswerNow(route, ...args);
+  return answer?.result ? answer.data : undefined;
 }
 
 /**

@@ -73,7 +73,8 @@ const whenIdle = (task: () => void) =>
  */
 export function registerServiceWorker() {
   if (typeof window === 'undefined') return;
-  whenLoaded(linkManifestAndIcons);
+  // After the load, when idle: inserting links makes the browser look at the page's style again.
+  whenLoaded(() => whenIdle(linkManifestAndIcons));
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   // A build that withdraws the worker (vite.config.ts): its sw.js removes itself; registering it again would loop.
   if (import.meta.env.VITE_WITHDRAW_SERVICE_WORKER === 'true') return;

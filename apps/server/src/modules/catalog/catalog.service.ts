@@ -124,24 +124,20 @@ export async function chapterList(
   return chapters;
 }
 
-/**
- * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
- * (docs/api.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
- * or code 101 when nobody is signed in. A readable priced chapter's pages come with grants.
- */
-export async function readChapter(
-  { repo, ownedChapters, grantPage }: CatalogDeps,
-  { reader, ...q }: { bookId: number; number: number; reader: Reader | null },
-): Promise<ChapterInfo> {
-  const [book, chapter, around] = await Promise.all([
-    repo.bookForReading(q.bookId),
-    repo.chapter(q.bookId, q.number),
-    repo.neighbours(q.bookId, q.number),
-  ]);
-  if (!book) throw bookNotFound();
-  if (!chapter) throw noMoreChapters();
+type ChapterLookup = NonNullable<Awaited<ReturnType<CatalogRepository['chapter']>>>;
+type BookLookup = NonNullable<Awaited<ReturnType<CatalogRepository['bookForReading']>>>;
 
-  const info: ChapterInfo = {
+/** Book, chapter and its neighbours, as reading a chapter needs them. */
+const lookUpChapter = (repo: CatalogRepository, bookId: number, number: number) =>
+  Promise.all([repo.bookForReading(bookId), repo.chapter(bookId, number), repo.neighbours(bookId, number)]);
+
+/** The chapter's info without its pages (the refusal of an unbought chapter carries this much). */
+function chapterInfo(
+  book: BookLookup,
+  chapter: ChapterLookup,
+  around: Awaited<ReturnType<CatalogRepository['neighbours']>>,
+): ChapterInfo {
+  return {
     bookId: chapter.bookId,
     bookName: book.title,
     bookPics: [],
@@ -158,6 +154,21 @@ export async function readChapter(
     title: chapter.title,
     totalNumber: book.chapterCount,
   };
+}
+
+/**
+ * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
+ * (docs/api.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
+ * or code 101 when nobody is signed in. A readable priced chapter's pages come with grants.
+ */
+export async function readChapter(
+  { repo, ownedChapters, grantPage }: CatalogDeps,
+  { reader, ...q }: { bookId: number; number: number; reader: Reader | null },
+): Promise<ChapterInfo> {
+  const [book, chapter, around] = await lookUpChapter(repo, q.bookId, q.number);
+  if (!book) throw bookNotFound();
+  if (!chapter) throw noMoreChapters();
+  const info = chapterInfo(book, chapter, around);
 
   if (!book.published) {
     // Gone for readers, but not for those who bought its chapters: only a bought chapter opens, and nobody else
@@ -178,6 +189,25 @@ export async function readChapter(
     ...info,
     // A priced chapter's pages are served only through these granted paths (docs/api.md section 5).
     bookPics: chapter.price > 0 || !book.published ? chapter.pics.map(grantPage) : chapter.pics,
+    bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
+  };
+}
+
+/**
+ * A free chapter of a published book, as read_chapter answers it to anyone, without counting a read; null for any
+ * other chapter. The reader's page carries it for its first paint (modules/web/first-data.ts); the app's own
+ * read_chapter then counts the read. Its pages need no grant, so nothing here is anyone's but the public's.
+ */
+export async function freeChapter(
+  { repo }: CatalogDeps,
+  q: { bookId: number; number: number },
+): Promise<ChapterInfo | null> {
+  const [book, chapter, around] = await lookUpChapter(repo, q.bookId, q.number);
+  if (!book?.published || !chapter || chapter.price > 0) return null;
+  const sizes = await repo.picSizes(chapter.pics);
+  return {
+    ...chapterInfo(book, chapter, around),
+    bookPics: chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };
 }

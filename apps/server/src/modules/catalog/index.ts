@@ -1,11 +1,12 @@
 import path from 'node:path';
+import type { ChapterInfo } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { ModuleContext } from '../module-context.ts';
 import type { AuditEntry } from '../operators/index.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { catalogRoutes } from './catalog.routes.ts';
-import type { CatalogDeps } from './catalog.service.ts';
+import { type CatalogDeps, freeChapter } from './catalog.service.ts';
 import { createConsoleRepository } from './console.repository.ts';
 import { consoleRoutes } from './console.routes.ts';
 import { consoleUploads } from './console-uploads.ts';
@@ -26,6 +27,8 @@ export interface CatalogPort {
   isFreePage(path: string): Promise<boolean>;
   /** True when a book, chapter, page or ad names this image path. */
   isKnownImage(path: string): Promise<boolean>;
+  /** A free chapter of a published book as read_chapter answers it, read counted nowhere; null for any other. */
+  freeChapter(bookId: number, number: number): Promise<ChapterInfo | null>;
   /** Imports a book from a file or folder on this machine (the control socket's `npm run import`). */
   importFrom(run: ImportRun): Promise<ImportReport>;
 }
@@ -90,6 +93,7 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
   return {
     isFreePage: repo.isFreePage,
     isKnownImage: repo.isKnownImage,
+    freeChapter: (bookId, number) => freeChapter(deps, { bookId, number }),
     importFrom: (run) => runImport(runner, run),
   };
 }

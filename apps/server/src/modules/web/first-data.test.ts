@@ -1,7 +1,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
+import { books } from '../../db/schema/index.ts';
 import { firstDataScript, landingCall } from './first-data.ts';
 
 /** The data block of a page, parsed, or null when the page has none. */
@@ -31,12 +33,47 @@ describeDb('landing pages carry their first call', () => {
     }
   });
 
+  it('writes a free chapter into the reader’s page as read_chapter answers anyone, without counting a read', async () => {
+    const readCount = async () =>
+      (await t.db.select({ n: books.readCount }).from(books).where(eq(books.id, 1)))[0]?.n ?? -1;
+    const before = await readCount();
+    const res = await t.app.inject({ url: '/book/read/1/2?title=x' });
+    const block = blockOf(res.body);
+    expect(block?.path).toBe('/api/book/read_chapter?bookId=1&number=2');
+    expect(await readCount()).toBe(before);
+    // The call itself (a visitor with no session: a free chapter opens for anyone) answers the same, and counts.
+    const call = (await t.app.inject({ url: '/api/book/read_chapter?bookId=1&number=2' })).json();
+    expect(call.result).toBe(true);
+    expect(call.data.bookPics.length).toBeGreaterThan(0);
+    expect(block?.body).toEqual(call);
+    expect(await readCount()).toBe(before + 1);
+  });
+
+  it('writes nothing for a priced chapter, a chapter or book that is not there, or an unpublished book', async () => {
+    const detail = (await t.app.inject({ url: '/api/book/detail/3' })).json().data;
+    const priced = detail.chapterList.find((c: { price: number }) => c.price > 0);
+    expect(priced).toBeDefined();
+    await t.db.execute(sql`update books set published = false where id = 2`);
+    for (const page of [
+      `/book/read/3/${priced.number}`,
+      '/book/read/1/9999',
+      '/book/read/999999/1',
+      '/book/read/2/1',
+    ]) {
+      const res = await t.app.inject({ url: page });
+      expect(res.statusCode, page).toBe(200);
+      expect(blockOf(res.body), page).toBeNull();
+    }
+    await t.db.execute(sql`update books set published = true where id = 2`);
+  });
+
   it('writes nothing for an unknown book or any other screen', async () => {
     for (const page of [
       '/book/999999',
       '/book/0',
       '/book/1/catalog',
-      '/book/read/1/1',
+      '/book/read/0/1',
+      '/book/read/1/1/x',
       '/user',
       '/category',
     ]) {
@@ -71,6 +108,7 @@ describeDb('landing pages carry their first call', () => {
   it('knows only the two landing screens', () => {
     expect(landingCall('/home')).toBe('/api/book/home/index');
     expect(landingCall('/book/12')).toBe('/api/book/detail/12');
+    expect(landingCall('/book/read/12/3')).toBe('/api/book/read_chapter?bookId=12&number=3');
     for (const other of [
       '/home/kkbg',
       '/book/012',

@@ -1,4 +1,6 @@
+import type { ChapterInfo } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
+import { ok } from '../../shared/envelope.ts';
 import { encodedBody, type StaticAnswer } from '../../shared/static-answers.ts';
 
 /**
@@ -7,15 +9,20 @@ import { encodedBody, type StaticAnswer } from '../../shared/static-answers.ts';
  * picture; with the answer in the page, index.html's inline scripts start the picture at once and paint it before
  * the scripts arrive, and the screen renders its content on its first frame (apps/web/src/lib/early-data.ts).
  *
- * Only the static calls of the two landing screens: their answers are the same for every reader (nothing of the
- * reader's can leak into another's page) and the server keeps them (static-answers.ts), so this costs no query.
+ * Only answers that are the same for every reader, so nothing of one reader's can reach another's page: the static
+ * calls of home and the book page (the server keeps them, static-answers.ts, so they cost no query), and a free
+ * chapter of a published book as read_chapter answers anyone (its pages need no grant), for the reader.
  */
 const LANDING_CALLS: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^\/home$/, () => '/api/book/home/index'],
   [/^\/book\/([1-9]\d{0,9})$/, (m) => `/api/book/detail/${m[1]}`],
+  [
+    /^\/book\/read\/([1-9]\d{0,9})\/([1-9]\d{0,9})$/,
+    (m) => `/api/book/read_chapter?bookId=${m[1]}&number=${m[2]}`,
+  ],
 ];
 
-/** The static call a landing screen's path starts with, or null for every other screen. */
+/** The call a landing screen's path starts with, or null for every other screen. */
 export function landingCall(pathname: string): string | null {
   for (const [pattern, call] of LANDING_CALLS) {
     const m = pattern.exec(pathname);
@@ -31,13 +38,26 @@ export function landingCall(pathname: string): string | null {
 export const firstDataScript = (path: string, body: string) =>
   `<script type="application/json" id="ym-first-data">{"path":${JSON.stringify(path)},"body":${body.replaceAll('<', '\\u003c')}}</script>`;
 
+/** Where a free chapter comes from (the catalogue's port): null for any chapter that is not free to anyone. */
+export type FreeChapter = (bookId: number, number: number) => Promise<ChapterInfo | null>;
+
 /**
  * The block for the page at `url`, or '' when the screen has no landing call or the call did not answer a success
- * (an unknown book: the screen asks and shows its own not-found).
+ * (an unknown book, a priced chapter: the screen asks and shows its own answer).
  */
-export async function firstDataFor(app: FastifyInstance, url: string): Promise<string> {
+export async function firstDataFor(
+  app: FastifyInstance,
+  freeChapter: FreeChapter,
+  url: string,
+): Promise<string> {
   const path = landingCall(url.split('?', 1)[0] as string);
   if (!path) return '';
+  const chapter = /^\/api\/book\/read_chapter\?bookId=(\d+)&number=(\d+)$/.exec(path);
+  if (chapter) {
+    // Not the call itself: it counts a read, and it answers the reader's own chapters; this is everyone's.
+    const info = await freeChapter(Number(chapter[1]), Number(chapter[2]));
+    return info ? firstDataScript(path, JSON.stringify(ok(info))) : '';
+  }
   // Answered from the kept static answer (static-cache.ts). A failure answers its own HTTP status
   // (shared/error-handler.ts), so a 200 is a success: no need to parse a home index on every page.
   const res = await app.inject({ method: 'GET', url: path });

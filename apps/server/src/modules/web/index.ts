@@ -10,6 +10,7 @@ export async function registerWeb(app: FastifyInstance, ctx: ModuleContext): Pro
   await webRoutes(app, {
     webDist: config.webDist,
     serveImage: (request, reply) => ctx.ports.images.serve(request, reply),
+    freeChapter: (bookId, number) => ctx.ports.catalog.freeChapter(bookId, number),
     runtimeConfig: {
       staticApiBase: config.staticApiBase,
       dynamicApiBase: config.dynamicApiBase,

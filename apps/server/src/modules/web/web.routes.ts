@@ -6,7 +6,7 @@ import type { RuntimeConfig } from '@yueman/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../shared/errors.ts';
 import { appPolicy } from '../../shared/security-headers.ts';
-import { firstDataFor, LandingPages } from './first-data.ts';
+import { type FreeChapter, firstDataFor, LandingPages } from './first-data.ts';
 
 /** `</` cannot end the inline script early, whatever an operator puts in a base URL. */
 export const runtimeConfigScript = (config: RuntimeConfig) =>
@@ -57,6 +57,8 @@ export async function webRoutes(
     runtimeConfig: RuntimeConfig;
     /** The image host's answer to an image URL; false when the URL is not one. */
     serveImage: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+    /** A free chapter for the reader's page (first-data.ts); null for any other chapter. */
+    freeChapter: FreeChapter;
   },
 ) {
   const indexFile = path.join(opts.webDist, 'index.html');
@@ -109,7 +111,7 @@ export async function webRoutes(
       .header('Content-Security-Policy', policy)
       .header('X-Frame-Options', 'SAMEORIGIN')
       .type('text/html; charset=utf-8');
-    const first = indexHtml === NOT_BUILT ? '' : await firstDataFor(app, request.url);
+    const first = indexHtml === NOT_BUILT ? '' : await firstDataFor(app, opts.freeChapter, request.url);
     if (!first) return reply.send(indexHtml);
     // With its data the page is several times larger: sent compressed, made once per answer.
     const { body, encoding } = pages.encoded(request.url, first, request.headers['accept-encoding']);

@@ -23,6 +23,7 @@ import { useReaderBook, useReadingRecord } from './hooks/use-reader-book.ts';
 import { useReadingPosition } from './hooks/use-reading-position.ts';
 import { MESSAGES } from './reader-helpers.ts';
 import { useReaderSettings } from './reader-settings-store.ts';
+import './reader-frame.css';
 import './reader.css';
 
 // The settings sheet is loaded on the first tap of 设置 (antd-mobile's Popup brings its animation library).
