@@ -75,6 +75,9 @@ async function oneRun(browser, origin, from, readToEnd) {
     await page.goto(`${origin}/book/read/1/${from}`, { timeout: 120_000 });
     await page.locator('.reader-page-img').first().waitFor({ timeout: 120_000 });
     const openedAt = await page.evaluate(() => /** @type {any} */ (window).__opened);
+    // The reader as the app draws it (index.html paints a free chapter's first page before the code; only the app
+    // draws the bottom bar): reading starts there.
+    await page.locator('.reader-bottom').waitFor({ state: 'attached', timeout: 120_000 });
     // Reading to the end, page by page, as a reader scrolls (the prefetch of the next chapter starts near the end).
     for (let i = 0; i < (readToEnd ? 60 : 0); i++) {
       const atEnd = await page.evaluate(() => {
