@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import type { Book } from '@yueman/contract';
 import { bookDetail } from './api.ts';
 import { expect, test } from './fixtures.ts';
-import { openAsVisitor, PC, seedShelf, shot, WECHAT } from './support.ts';
+import { expectReaderStarted, openAsVisitor, PC, seedShelf, shot, WECHAT } from './support.ts';
 
 // Every reader screen, as a visitor at the phone viewport, analysed by axe-core against WCAG 2.0/2.1 A and AA:
 // no serious or critical violation (docs/decisions.md, Accessibility). And the tab bar works with a keyboard.
@@ -114,6 +114,7 @@ test.describe('no serious or critical axe violation', () => {
     await openAsVisitor(page, '/home');
     const { detail, chapter } = await findBook(page.request, false);
     await page.goto(`/book/read/${detail.book.bookId}/${chapter.number}?title=x`);
+    await expectReaderStarted(page);
     await expect(page.locator('.reader-page-img').first()).toBeVisible();
     await expectAccessible(page, 'reader');
   });

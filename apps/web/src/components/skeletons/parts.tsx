@@ -1,7 +1,6 @@
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { CSSProperties, ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { homePath } from '../../lib/paths.ts';
+import { BackButton, HomeButton } from '../bar-buttons.tsx';
 import './skeletons.css';
 
 // Placeholders shaped like the screens' content: antd-mobile's Skeleton blocks laid out as the screens lay out
@@ -37,22 +36,14 @@ export function Bone({
  * title, and a back arrow and 首页 that already work.
  */
 export function SkeletonBar({ title, dark = false }: { title: string; dark?: boolean }) {
-  const navigate = useNavigate();
   return (
     <div className={`top-bar sk-bar ${dark ? 'sk-bar-dark' : ''}`}>
       <span className="sk-bar-side">
-        <button
-          type="button"
-          className="bar-back"
-          aria-label="返回"
-          onClick={() => (history.length > 1 ? navigate(-1) : navigate(homePath()))}
-        />
+        <BackButton />
       </span>
       <span className="sk-bar-title">{title}</span>
       <span className="sk-bar-side sk-bar-right">
-        <button type="button" className="top-bar-home" onClick={() => navigate(homePath())}>
-          首页
-        </button>
+        <HomeButton />
       </span>
     </div>
   );
