@@ -68,8 +68,9 @@ function inlineMainStyleSheet(
  * (window.__YM_SCREEN_CODE__) and the bundle once window.__YM_FIRST_PAINT__ settles: home's first screen painted
  * from the data in the page, 500 ms at most (index.html). On a slow link the picture then has the bandwidth to
  * itself, and on a fast one the bundle does not take the main thread before the picture is painted; the code starts
- * one round trip later (docs/decisions.md, "First data in the page"). Other pages start after their first frame (the
- * brand bar; 100 ms at most, as in a background tab, which has no frames), so that frame never waits for the code.
+ * one round trip later (docs/decisions.md, "First data in the page"). Other pages start once their first frame (the
+ * brand bar) has been shown, two frames on (a hidden tab, which has no frames, at once), so that frame never waits
+ * for the code.
  */
 function startAfterFirstPaint(html: string): string {
   const tag = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>\s*/.exec(html);
@@ -84,9 +85,10 @@ function startAfterFirstPaint(html: string): string {
       };
       const painted = window.__YM_FIRST_PAINT__;
       if (painted) painted.then(start);
+      else if (document.visibilityState === 'hidden') start();
       else {
-        requestAnimationFrame(() => setTimeout(start));
-        setTimeout(start, 100);
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
+        document.addEventListener('visibilitychange', start, { once: true });
       }
     })();</script>`;
   return html.replace(tag[0], '').replace('</body>', `  ${start}\n  </body>`);

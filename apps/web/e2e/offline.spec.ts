@@ -2,7 +2,14 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { bookDetail } from './api.ts';
 import { expect, test } from './fixtures.ts';
 import { payInSandbox } from './pay.ts';
-import { expectImageLoaded, openAsVisitor, seedShelf, settledShot, storedShelf } from './support.ts';
+import {
+  expectImageLoaded,
+  expectReaderStarted,
+  openAsVisitor,
+  seedShelf,
+  settledShot,
+  storedShelf,
+} from './support.ts';
 
 // Offline re-reading (docs/decisions.md, "Offline re-reading"): the service worker keeps the app shell and what a
 // reader has read. Chapters read before open with the network off; reopening one fetches no page image at all.
@@ -53,6 +60,7 @@ function countPageImageFetches(context: BrowserContext) {
 
 /** Every page of the chapter on screen has loaded (the lazy ones scrolled to). */
 async function expectAllPagesLoaded(page: Page) {
+  await expectReaderStarted(page);
   await expect(pages(page).first()).toBeVisible();
   const all = await pages(page).all();
   expect(all.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import type { Page, Request } from '@playwright/test';
 import type { ChapterInfo } from '@yueman/contract';
 import { apiData, bookDetail } from './api.ts';
 import { expect, test } from './fixtures.ts';
-import { openAsVisitor } from './support.ts';
+import { expectReaderStarted, openAsVisitor } from './support.ts';
 
 // Paywall-aware prefetch: near the end of a chapter the next one's first pages are fetched ahead only when the
 // reader could open it, never a page the server would refuse, and fewer on a save-data connection.
@@ -44,6 +44,7 @@ test('near a chapter’s end the next free chapter’s first pages are fetched a
       chapterCalls.push(new URL(r.url()).searchParams.get('number') ?? '');
   });
   await page.goto(`/book/read/1/${current}?title=x`);
+  await expectReaderStarted(page);
   await expect(page.locator('.reader-page-img').first()).toBeVisible();
   expect(seen.filter((p) => nextInfo.bookPics.includes(p))).toEqual([]);
 
@@ -70,6 +71,7 @@ test('a next chapter that must be bought is asked about, but none of its pages i
     (r) => r.url().includes('/api/book/read_chapter') && r.url().includes(`number=${next}`),
   );
   await page.goto(`/book/read/3/${current}?title=x`);
+  await expectReaderStarted(page);
   await expect(page.locator('.reader-page-img').first()).toBeVisible();
   const currentPages = await page
     .locator('.reader-page-img')
@@ -94,6 +96,7 @@ test('on a save-data connection only the next chapter’s first page is fetched 
   const nextInfo = await apiData<ChapterInfo>(page.request, `/api/book/read_chapter?bookId=1&number=${next}`);
   const seen = imageRequests(page);
   await page.goto(`/book/read/1/${current}?title=x`);
+  await expectReaderStarted(page);
   await expect(page.locator('.reader-page-img').first()).toBeVisible();
   await toEnd(page);
   await expect.poll(() => seen.filter((p) => nextInfo.bookPics.includes(p)).length).toBe(1);
