@@ -1,8 +1,9 @@
 // antd-mobile's variables first, so ours (the brand colour) override them.
 import 'antd-mobile/es/global';
 import './styles.css';
-// The rules of home's header and carousel, the book page's header and the reader's page column in the main style
-// sheet: index.html paints those first screens with them before the scripts arrive (the screens import them too; the build keeps one copy).
+// The rules of home's header and carousel, the book page's header and the reader's frame in the main style sheet:
+// index.html paints those first screens with them before the scripts arrive (the screens import them too; the build
+// keeps one copy).
 import './features/home/home.css';
 import './components/ad-carousel.css';
 import './features/book/book-hero.css';

@@ -65,10 +65,9 @@ const Records = lazyScreen(() => import('../features/account/records-page.tsx'))
 export const preloadedScreens: LazyScreen[] = [Home, Category, Shelf, User, BookDetail];
 
 /**
- * The landing screen's code, when index.html painted its first screen from the data in the page (home, a book or a
- * free chapter,
- * window.__YM_FIRST_PAINT__): the app renders once it is here, so its first frame is the screen itself drawn over
- * the same boxes, never a skeleton between the two. Every other page renders at once, its skeleton first.
+ * The landing screen's code, when index.html painted its first screen from the data in the page (home, a book or
+ * a free chapter; window.__YM_FIRST_PAINT__): the app renders once it is here, so its first frame is the screen
+ * itself drawn over the same boxes, never a skeleton between the two. Every other page renders at once, its skeleton first.
  */
 export function firstScreenReady(): Promise<void> {
   if (!window.__YM_FIRST_PAINT__) return Promise.resolve();

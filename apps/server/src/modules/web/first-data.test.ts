@@ -105,7 +105,7 @@ describeDb('landing pages carry their first call', () => {
     expect(blockOf(script)?.body).toEqual(JSON.parse(body));
   });
 
-  it('knows only the two landing screens', () => {
+  it('knows only the landing screens: home, a book, a chapter', () => {
     expect(landingCall('/home')).toBe('/api/book/home/index');
     expect(landingCall('/book/12')).toBe('/api/book/detail/12');
     expect(landingCall('/book/read/12/3')).toBe('/api/book/read_chapter?bookId=12&number=3');

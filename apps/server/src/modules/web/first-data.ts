@@ -13,23 +13,34 @@ import { encodedBody, type StaticAnswer } from '../../shared/static-answers.ts';
  * calls of home and the book page (the server keeps them, static-answers.ts, so they cost no query), and a free
  * chapter of a published book as read_chapter answers anyone (its pages need no grant), for the reader.
  */
-const LANDING_CALLS: [RegExp, (m: RegExpExecArray) => string][] = [
-  [/^\/home$/, () => '/api/book/home/index'],
-  [/^\/book\/([1-9]\d{0,9})$/, (m) => `/api/book/detail/${m[1]}`],
+/** A landing screen's first call, and for the reader the chapter it asks for. */
+interface Landing {
+  path: string;
+  chapter?: { bookId: number; number: number };
+}
+
+const LANDINGS: [RegExp, (m: RegExpExecArray) => Landing][] = [
+  [/^\/home$/, () => ({ path: '/api/book/home/index' })],
+  [/^\/book\/([1-9]\d{0,9})$/, (m) => ({ path: `/api/book/detail/${m[1]}` })],
   [
     /^\/book\/read\/([1-9]\d{0,9})\/([1-9]\d{0,9})$/,
-    (m) => `/api/book/read_chapter?bookId=${m[1]}&number=${m[2]}`,
+    (m) => ({
+      path: `/api/book/read_chapter?bookId=${m[1]}&number=${m[2]}`,
+      chapter: { bookId: Number(m[1]), number: Number(m[2]) },
+    }),
   ],
 ];
 
-/** The call a landing screen's path starts with, or null for every other screen. */
-export function landingCall(pathname: string): string | null {
-  for (const [pattern, call] of LANDING_CALLS) {
+function landingOf(pathname: string): Landing | null {
+  for (const [pattern, landing] of LANDINGS) {
     const m = pattern.exec(pathname);
-    if (m) return call(m);
+    if (m) return landing(m);
   }
   return null;
 }
+
+/** The call a landing screen's path starts with, or null for every other screen. */
+export const landingCall = (pathname: string): string | null => landingOf(pathname)?.path ?? null;
 
 /**
  * The page's data block: `{"path", "body"}` as JSON in a script the browser does not run (so the policy needs no
@@ -50,12 +61,12 @@ export async function firstDataFor(
   freeChapter: FreeChapter,
   url: string,
 ): Promise<string> {
-  const path = landingCall(url.split('?', 1)[0] as string);
-  if (!path) return '';
-  const chapter = /^\/api\/book\/read_chapter\?bookId=(\d+)&number=(\d+)$/.exec(path);
+  const landing = landingOf(url.split('?', 1)[0] as string);
+  if (!landing) return '';
+  const { path, chapter } = landing;
   if (chapter) {
     // Not the call itself: it counts a read, and it answers the reader's own chapters; this is everyone's.
-    const info = await freeChapter(Number(chapter[1]), Number(chapter[2]));
+    const info = await freeChapter(chapter.bookId, chapter.number);
     return info ? firstDataScript(path, JSON.stringify(ok(info))) : '';
   }
   // Answered from the kept static answer (static-cache.ts). A failure answers its own HTTP status
