@@ -27,7 +27,10 @@ async function main() {
   // are front processes (workers.ts).
   const withFronts = !config.databaseUrl && config.webConcurrency > 1;
   if (cluster.isPrimary && config.webConcurrency > 1 && !withFronts) {
-    return runWorkers(config.webConcurrency, log);
+    // Each worker logs its own readiness; this line says the whole port is served (a test waits for it).
+    return runWorkers(config.webConcurrency, log, {
+      onListening: () => log.info({ workers: config.webConcurrency }, 'every server process is listening'),
+    });
   }
   // The lock guards the embedded database and the image cache, which live in the data directory.
   await createPrivateDir(config.dataDir);
