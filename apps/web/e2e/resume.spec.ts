@@ -26,6 +26,13 @@ const pageAtTop = (page: Page) =>
     return { pageNumber: at + 1, offset: rect ? -rect.top / rect.height : 0 };
   });
 
+/** This device's kept position for a book (local storage ym-progress). */
+const keptPosition = (page: Page, bookId: number) =>
+  page.evaluate(
+    (id) => JSON.parse(localStorage.getItem('ym-progress') ?? '{}').state?.positions?.[id],
+    bookId,
+  );
+
 async function openChapter(page: Page, path: string) {
   await page.goto(path);
   await expectReaderStarted(page);
@@ -42,11 +49,7 @@ test('reopening a chapter, or 开始阅读 on another device of the account, ret
   expect(pages).toBeGreaterThan(4);
   await scrollToPage(page, 4, 0.5);
   // Kept once the scrolling settles (at most a second), on the device at once.
-  await expect
-    .poll(() =>
-      page.evaluate(() => JSON.parse(localStorage.getItem('ym-progress') ?? '{}').state?.positions?.[1]),
-    )
-    .toMatchObject({ chapterNumber: 1, pageNumber: 4 });
+  await expect.poll(() => keptPosition(page, 1)).toMatchObject({ chapterNumber: 1, pageNumber: 4 });
 
   await page.goto('/home');
   await openChapter(page, '/book/read/1/1?title=x');
@@ -99,6 +102,9 @@ test('举报此页 sends the report form the page the reader was looking at, and
   await expect(page).toHaveURL(/\/h5\/report\?/);
   await expect(page.getByTestId('reported-page')).toContainText('第2话 第3页');
   await settledShot(page, 'report-this-page');
+  // Leaving kept the reader's place: the report page's shorter document scrolled the window to its top before the
+  // reader's scroll listener was gone, which once saved page 1 (about one run in ten).
+  expect(await keptPosition(page, 1)).toMatchObject({ chapterNumber: 2, pageNumber: 3 });
   await page.getByText('侵权盗版').click();
   const sent = page.waitForRequest((r) => r.url().includes('/api/support/report') && r.method() === 'POST');
   await page.getByRole('button', { name: '提交' }).click();

@@ -104,8 +104,11 @@ export const WECHAT: BrowserContextOptions = {
 
 /**
  * The reader as the app draws it. Opening a free chapter's address, index.html paints its top bar and first page
- * before the code arrives (no-blank-screen.spec.ts); only the app draws the bottom bar.
+ * before the code arrives (no-blank-screen.spec.ts); only the app draws the bottom bar. Then two frames: the
+ * reader takes its scroll baseline in its first frame (use-menu-visibility.ts), and a spec's single scrollTo made
+ * before it would not hide the menus (a finger's scroll, many events, would).
  */
 export async function expectReaderStarted(page: Page) {
   await expect(page.locator('.reader-bottom')).toBeAttached();
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }

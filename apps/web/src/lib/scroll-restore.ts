@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
+import { stillHere } from './still-here.ts';
 
 const storageKey = (key: string) => `ym-scroll:${key}`;
 
@@ -49,8 +50,9 @@ export function useScrollRestore(ready: boolean) {
 
   useEffect(() => {
     let frame = 0;
+    const here = stillHere();
     const onScroll = () => {
-      if (!restored.current) return;
+      if (!restored.current || !here()) return;
       last.current = window.scrollY;
       if (frame) return;
       frame = requestAnimationFrame(() => {

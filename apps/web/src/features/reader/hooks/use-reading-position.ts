@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { positionOf } from '../../../lib/progress-store.ts';
 import { savePosition } from '../../../lib/progress-sync.ts';
+import { stillHere } from '../../../lib/still-here.ts';
 
 /** How often a scrolling reader's position is written (this device at once, the account every few seconds). */
 const SAVE_EVERY_MS = 1_000;
@@ -15,8 +16,9 @@ export interface PagePosition {
 /** The page rows of the chapter on screen (chapter-pages.tsx marks each with data-page, 0-based). */
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.reader-pages [data-page]'));
 
-/** The page at the top of the screen, and how far down it the screen's top is. */
-export function pageAtTop(list: readonly HTMLElement[] = rows()): PagePosition {
+/** The page at the top of the screen, and how far down it the screen's top is; null with no chapter on screen. */
+function pageAtTop(list: readonly HTMLElement[] = rows()): PagePosition | null {
+  if (list.length === 0) return null;
   // Binary search: the last row whose top is at or above the screen's top.
   let lo = 0;
   let hi = list.length - 1;
@@ -71,6 +73,7 @@ export function useReadingPosition(bookId: number, number: number, ready: boolea
     let frame = 0;
     let owed: PagePosition | null = null;
     let trailing: ReturnType<typeof setTimeout> | undefined;
+    const here = stillHere();
     const flush = () => {
       clearTimeout(trailing);
       trailing = undefined;
@@ -84,7 +87,11 @@ export function useReadingPosition(bookId: number, number: number, ready: boolea
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        owed = pageAtTop();
+        // Leaving the reader (another screen, another chapter), the next one is drawn before this listener is
+        // removed and scrolls the window (still-here.ts): that is not where the reader stopped in this chapter.
+        const at = here() ? pageAtTop() : null;
+        if (!at) return;
+        owed = at;
         const wait = SAVE_EVERY_MS - (Date.now() - lastSave.current);
         if (wait <= 0) flush();
         else trailing ??= setTimeout(flush, wait);
@@ -99,5 +106,5 @@ export function useReadingPosition(bookId: number, number: number, ready: boolea
     };
   }, [ready, save]);
 
-  return useCallback(() => pageAtTop(), []);
+  return useCallback(() => pageAtTop() ?? { pageNumber: 1, pageOffset: 0 }, []);
 }
