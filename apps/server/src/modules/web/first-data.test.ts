@@ -19,6 +19,15 @@ describeDb('landing pages carry their first call', () => {
   });
   afterAll(() => t?.close());
 
+  /** Each page answers 200, the plain page with no data block. */
+  const expectNoBlock = async (pages: string[]) => {
+    for (const page of pages) {
+      const res = await t.app.inject({ url: page });
+      expect(res.statusCode, page).toBe(200);
+      expect(blockOf(res.body), page).toBeNull();
+    }
+  };
+
   it('writes the answer of home and of a book into their page, exactly as the call answers', async () => {
     for (const [page, call] of [
       ['/home', '/api/book/home/index'],
@@ -54,21 +63,20 @@ describeDb('landing pages carry their first call', () => {
     const priced = detail.chapterList.find((c: { price: number }) => c.price > 0);
     expect(priced).toBeDefined();
     await t.db.execute(sql`update books set published = false where id = 2`);
-    for (const page of [
-      `/book/read/3/${priced.number}`,
-      '/book/read/1/9999',
-      '/book/read/999999/1',
-      '/book/read/2/1',
-    ]) {
-      const res = await t.app.inject({ url: page });
-      expect(res.statusCode, page).toBe(200);
-      expect(blockOf(res.body), page).toBeNull();
+    try {
+      await expectNoBlock([
+        `/book/read/3/${priced.number}`,
+        '/book/read/1/9999',
+        '/book/read/999999/1',
+        '/book/read/2/1',
+      ]);
+    } finally {
+      await t.db.execute(sql`update books set published = true where id = 2`);
     }
-    await t.db.execute(sql`update books set published = true where id = 2`);
   });
 
   it('writes nothing for an unknown book or any other screen', async () => {
-    for (const page of [
+    await expectNoBlock([
       '/book/999999',
       '/book/0',
       '/book/1/catalog',
@@ -76,11 +84,7 @@ describeDb('landing pages carry their first call', () => {
       '/book/read/1/1/x',
       '/user',
       '/category',
-    ]) {
-      const res = await t.app.inject({ url: page });
-      expect(res.statusCode, page).toBe(200);
-      expect(blockOf(res.body), page).toBeNull();
-    }
+    ]);
   });
 
   it('sends the larger page compressed, with the same policy as every page', async () => {
