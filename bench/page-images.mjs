@@ -15,8 +15,8 @@ import {
 } from './bench-kit.mjs';
 import { startNginx } from './nginx.mjs';
 
-const seconds = envNumber('BENCH_SECONDS', 8, 1);
-const connections = envNumber('BENCH_CONNECTIONS', 32, 1);
+const seconds = envNumber('BENCH_SECONDS', 8, 1, 1);
+const connections = envNumber('BENCH_CONNECTIONS', 32, 1, 8);
 
 /** A VIP reader (paid through the sandbox gateway, over HTTP) and the granted path of a priced VIP-free page. */
 async function pagePaths(base) {

@@ -170,10 +170,13 @@ export const pgbenchTokenHash = (userId: number) => String(userId);
  * of the ledger's function `ledger_buy_chapter` (migration 0003), so pgbench runs the same function body with
  * its plan kept per connection, as the server's connections do. Their parameters become pgbench variables: :u
  * the reader (also the session's token hash, see pgbenchTokenHash), :now the time, :c the chapter, :p the price.
+ * A boolean the code passes as a parameter (the price lookup's `books.published = true`) stays a parameter too:
+ * the variable :true (or :false), whose value is in `variables`, for pgbench's `-D`.
  */
 export async function purchaseRequestForPgbench(): Promise<{
   statements: string[];
   names: (string | null)[];
+  variables: Record<string, string>;
 }> {
   const marks = { userId: 1_000_000_001, chapterId: 1_000_000_002, price: 1_000_000_003 };
   const token = 'pgbench-capture-token';
@@ -203,7 +206,10 @@ export async function purchaseRequestForPgbench(): Promise<{
     [marks.userId, ':u'],
     [marks.chapterId, ':c'],
     [marks.price, ':p'],
+    [true, ':true'],
+    [false, ':false'],
   ]);
+  const variables: Record<string, string> = {};
   const statements = sent.map(({ text: sql, params }) => {
     let text = sql;
     // Highest index first, so $1 does not eat the start of $10.
@@ -211,6 +217,7 @@ export async function purchaseRequestForPgbench(): Promise<{
       const value = params[i - 1] instanceof Date ? (params[i - 1] as Date).toISOString() : params[i - 1];
       const replacement = byValue.get(value);
       if (!replacement) throw new Error(`unexpected parameter $${i} = ${String(value)} in ${sql}`);
+      if (typeof value === 'boolean') variables[String(value)] = String(value);
       text = text.replaceAll(`$${i}`, replacement);
     }
     // pgbench takes every ':name' for a variable, even inside a string literal.
@@ -221,5 +228,5 @@ export async function purchaseRequestForPgbench(): Promise<{
     // pgbench reads one SQL command up to its semicolon; blank lines and indentation are harmless.
     return `${text.trim()};`;
   });
-  return { statements, names: sent.map((q) => q.name) };
+  return { statements, names: sent.map((q) => q.name), variables };
 }

@@ -4,7 +4,7 @@
 // purchase: many readers with sessions and coins, and a distinct (reader, chapter) pair per request. See
 // bench/README.md.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -30,9 +30,9 @@ import { summariseProfiles } from './profile-summary.mjs';
 
 const settings = {
   ...loadSettings(),
-  concurrency: envNumber('BENCH_CONNECTIONS', 16, 1),
-  readers: envNumber('BENCH_READERS', 2000, 10),
-  chaptersPerBook: envNumber('BENCH_CHAPTERS', 500, 10),
+  concurrency: envNumber('BENCH_CONNECTIONS', 16, 1, 4),
+  readers: envNumber('BENCH_READERS', 2000, 10, 100),
+  chaptersPerBook: envNumber('BENCH_CHAPTERS', 500, 10, 20),
   // How the server and pgbench reach PostgreSQL: 'tcp' (127.0.0.1) or 'unix' (the cluster's socket).
   transport: process.env.BENCH_PG_TRANSPORT === 'unix' ? 'unix' : 'tcp',
   // pgbench's query mode: 'extended' (default) or 'prepared' (every statement named and parsed once).
@@ -104,9 +104,14 @@ async function startPostgres() {
   );
   const url = new URL(adminUrl);
   url.pathname = '/bench_purchase';
+  // The pgbench of the cluster's own PostgreSQL (the newest installed, as pg-cluster.ts starts), else Debian's wrapper.
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))
+    : [];
   const bin = path.dirname(
-    ['/usr/lib/postgresql/15/bin/pgbench', '/usr/bin/pgbench'].find((p) => existsSync(p)) ??
-      '/usr/bin/pgbench',
+    [...versions.map((v) => `/usr/lib/postgresql/${v}/bin/pgbench`), '/usr/bin/pgbench'].find((p) =>
+      existsSync(p),
+    ) ?? '/usr/bin/pgbench',
   );
   const seedUrl = url.href;
   if (settings.transport === 'unix') url.searchParams.set('host', socketDir);
@@ -278,6 +283,7 @@ async function measurePgbench(pgInfo, scriptFile, defines, pids) {
   const cpu = cpuCores(before, cpuSnapshot(cpuSides(pids)));
   const totalsAfter = await data.purchaseTotals(target);
   if (run.failed > 0) throw new Error(`pgbench: ${run.failed} failed transactions`);
+  if (totalsAfter.transfers === totalsBefore.transfers) throw new Error('pgbench made no purchase');
   // Random pairs repeat now and then; a repeat is an 'owned' answer, not a purchase. Count real ones.
   const purchases = totalsAfter.transfers - totalsBefore.transfers;
   const result = {
@@ -301,6 +307,7 @@ async function measurePgbench(pgInfo, scriptFile, defines, pids) {
 
 function checkTotals(label, totals, expectedTransfers) {
   const problems = [];
+  if (totals.transfers === 0) problems.push('no purchase was made');
   if (totals.entriesSum !== 0) problems.push(`entries sum to ${totals.entriesSum}`);
   if (totals.negativeBalances !== 0) problems.push(`${totals.negativeBalances} negative balances`);
   if (totals.unpaidClaims !== 0) problems.push(`${totals.unpaidClaims} claims without their transfer`);
@@ -379,6 +386,8 @@ async function benchPostgres(workDir) {
       last_chapter: Math.max(...pgChapters),
       // The session lookup's "now": fixed for the run (the sessions expire in a year).
       now: new Date().toISOString(),
+      // Constants the server's statements take as parameters (books.published = true).
+      ...request.variables,
     },
     { postmaster: pgInfo.postmasterPid },
   );

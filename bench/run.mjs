@@ -41,10 +41,10 @@ import { summariseProfiles } from './profile-summary.mjs';
 const FLAG_OFF = ['0', 'false', 'no', 'off'];
 const settings = {
   ...loadSettings(),
-  connections: envNumber('BENCH_CONNECTIONS', 50, 1),
-  threads: envNumber('BENCH_THREADS', 2, 1),
+  connections: envNumber('BENCH_CONNECTIONS', 50, 1, 8),
+  threads: envNumber('BENCH_THREADS', 2, 1, 1),
   targets: envList('BENCH_TARGETS'),
-  retries: envNumber('BENCH_RETRIES', 2, 0),
+  retries: envNumber('BENCH_RETRIES', 2, 0, 0),
   // Request logs as `npm start` writes them (LOG_LEVEL=info, JSON lines on stdout, here into a file); off: warn.
   logging: !FLAG_OFF.includes((process.env.BENCH_LOG ?? 'on').toLowerCase()),
   // The server's WEB_CONCURRENCY; unset: the server's own default (every core), as `npm start`.

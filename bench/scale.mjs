@@ -18,21 +18,27 @@ import {
   machine,
   onCleanup,
   runMain,
+  smoke,
+  tempDir,
   writeResults,
 } from './bench-kit.mjs';
 import { childPids, cpuCores, cpuSnapshot, ticksOf, waitForQuiet } from './cpu.mjs';
 
 const settings = {
-  books: envNumber('BENCH_SCALE_BOOKS', 100_000, 1),
-  chapters: envNumber('BENCH_SCALE_CHAPTERS', 20, 1),
-  longChapters: envNumber('BENCH_SCALE_LONG_CHAPTERS', 2000, 1),
-  calls: envNumber('BENCH_SCALE_CALLS', 200, 20),
-  warmup: envNumber('BENCH_SCALE_WARMUP', 20, 0),
-  keywords: envNumber('BENCH_SCALE_KEYWORDS', 100, 1),
-  dir: path.resolve(process.env.BENCH_SCALE_DIR || path.join(os.tmpdir(), 'yueman-bench-scale')),
+  books: envNumber('BENCH_SCALE_BOOKS', 100_000, 1, 300),
+  chapters: envNumber('BENCH_SCALE_CHAPTERS', 20, 1, 5),
+  longChapters: envNumber('BENCH_SCALE_LONG_CHAPTERS', 2000, 1, 50),
+  calls: envNumber('BENCH_SCALE_CALLS', 200, 20, 20),
+  warmup: envNumber('BENCH_SCALE_WARMUP', 20, 0, 2),
+  keywords: envNumber('BENCH_SCALE_KEYWORDS', 100, 1, 5),
+  // A smoke run seeds its tiny library afresh in a throwaway folder: the kept 100,000-book one is left alone.
+  dir: path.resolve(
+    process.env.BENCH_SCALE_DIR ||
+      (smoke ? tempDir('yueman-bench-scale-smoke-') : path.join(os.tmpdir(), 'yueman-bench-scale')),
+  ),
   fresh: ['1', 'true', 'yes'].includes((process.env.BENCH_SCALE_FRESH ?? '').toLowerCase()),
   targets: envList('BENCH_TARGETS', 'postgres,pglite'),
-  quietWaitMs: envNumber('BENCH_QUIET_WAIT', 120, 0) * 1000,
+  quietWaitMs: envNumber('BENCH_QUIET_WAIT', 120, 0, 0) * 1000,
 };
 const AIMS = { searchMs: 10, listMs: 5 };
 const PG_ROOT = '/usr/lib/postgresql';
@@ -272,7 +278,12 @@ async function main() {
     t.cases.filter((c) => c.p95 > c.aimMs).map((c) => `${t.name}, ${c.name}`),
   );
   if (missed.length > 0) console.log(`\naims missed (reported, not a failure): ${missed.join('; ')}`);
-  if (scans.length > 0) {
+  if (scans.length > 0 && smoke) {
+    // A few hundred books fit a page or two: the planner rightly scans them. The smoke run only proves the bench runs.
+    console.log(
+      `\nsmoke run: ${scans.length} sequential scans on the tiny library (expected there, not a failure)`,
+    );
+  } else if (scans.length > 0) {
     const shown = scans.slice(0, 10).map((s) => `  ${s.slice(0, 240)}`);
     if (scans.length > shown.length)
       shown.push(`  ... and ${scans.length - shown.length} more (the results file has them all)`);

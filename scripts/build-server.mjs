@@ -32,6 +32,7 @@ export const serverEntry = path.join(server, 'src/main.ts');
 export const cliEntries = {
   'operator-cli': path.join(server, 'src/cli/operator-cli.ts'),
   'import-cli': path.join(server, 'src/cli/import-cli.ts'),
+  'data-cli': path.join(server, 'src/cli/data-cli.ts'),
 };
 export const serverOut = path.join(server, 'dist');
 /** What the built server comes from (and the migrations it runs): one newer than dist/main.js makes it stale. */

@@ -4,8 +4,10 @@ import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type ControlCommand, openControlSocket } from './control-socket.ts';
+import { BackupRefused, dumpPglite, pgliteOf } from './db/backup.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
+import { reconcile } from './db/reconcile.ts';
 import { importer } from './modules/catalog/index.ts';
 import { operatorCommands } from './modules/operators/index.ts';
 import { AppError } from './shared/errors.ts';
@@ -159,12 +161,26 @@ function controlCommands(db: Database, app: FastifyInstance): Record<string, Con
         by: { operatorId: null, actor: 'cli' },
       });
     },
+    // `npm run backup` and `npm run reconcile` while this server holds the embedded database (db/backup.ts).
+    'data.backup': async (args) => {
+      const client = pgliteOf(db);
+      if (!client) throw new BackupRefused('this server runs on PostgreSQL: back it up with pg_dump');
+      const done = await dumpPglite(client, String(args.file ?? ''));
+      log.info({ bytes: done.bytes }, 'backup taken through the control socket');
+      return done;
+    },
+    'data.reconcile': (args) =>
+      reconcile(db, {
+        day: typeof args.day === 'string' ? args.day : undefined,
+        orderNo: typeof args.orderNo === 'string' ? args.orderNo : undefined,
+      }),
   };
 }
 
 /** What the control socket's caller is told as is: refusals and bad input; anything else stays in this log. */
 const isRefusal = (err: unknown): err is Error =>
   err instanceof AppError ||
+  err instanceof BackupRefused ||
   err instanceof importer.ImportRefused ||
   err instanceof importer.UnreadablePage ||
   err instanceof importer.ImportSourceError;
