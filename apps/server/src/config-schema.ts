@@ -185,7 +185,7 @@ export const configSchema = Type.Object(
       flag(
         'whether the built-in sandbox gateway takes payments (it gives coins away: never `true` on a public site)',
         {
-          defaultText: 'on for a local `PUBLIC_ORIGIN`, else off',
+          defaultText: 'on for a local `PUBLIC_ORIGIN` (payments from this machine only), else off',
           // Empty is the same as unset.
           pattern: `^$|${FLAG}`,
         },

@@ -85,6 +85,11 @@ export interface Config {
    * operator says SANDBOX_PAY=true (docs/api.md section 4).
    */
   sandboxPay: boolean;
+  /**
+   * Whether the sandbox takes payments from any client: only when SANDBOX_PAY=true says so. On by default (a local
+   * origin), it takes them from this machine's loopback only (docs/security.md).
+   */
+  sandboxPayAnyClient: boolean;
   /** Our merchant id at the sandbox gateway; a notification for another merchant is refused. */
   sandboxMerchantId: string;
   /** Where gateways send notifications; empty means this server's own loopback address once it listens. */
@@ -238,6 +243,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     adminDist: path.resolve(env.ADMIN_DIST ?? fileURLToPath(new URL('../../admin/dist', import.meta.url))),
     sandboxPayKey: storedKey(env.SANDBOX_PAY_KEY, dataDir, 'SANDBOX_PAY_KEY'),
     sandboxPay: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : isLocalOrigin(publicOrigin),
+    sandboxPayAnyClient: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : false,
     sandboxMerchantId: env.SANDBOX_MERCHANT_ID,
     payNotifyBase: apiBase('PAY_NOTIFY_BASE', env.PAY_NOTIFY_BASE),
     payOrderMinutes: env.PAY_ORDER_MINUTES,

@@ -20,6 +20,8 @@ const env = {
   LOGIN_FAILURES_PER_ACCOUNT: '3',
   FIND_ACCOUNT_PER_HOUR: '1000',
   FIND_ACCOUNT_PER_ORDER_PER_HOUR: '2',
+  // Payers from addresses of their own: the sandbox takes them only when the operator says so.
+  SANDBOX_PAY: 'true',
 };
 /** Pay apply's limit per client address per minute (payments.routes.ts). */
 const APPLY_PER_MINUTE = 60;

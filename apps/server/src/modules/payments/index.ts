@@ -6,13 +6,14 @@ import { createAlipayGateway } from './gateways/alipay.gateway.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createSandboxGateway } from './gateways/sandbox.gateway.ts';
 import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
+import { isLoopbackClient } from './order-rules.ts';
 import { ordersConsoleRoutes } from './orders-console.routes.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 import { expireStaleOrders, type PaymentsDeps } from './payments.service.ts';
 import { createReconciler, type ReconcileOutcome } from './reconciler.ts';
 import { refundsRoutes } from './refunds.routes.ts';
-import { createSandboxNotifier, type NotifySend } from './sandbox/sandbox.notifier.ts';
+import { createSandboxNotifier, currentNotifyUrl, type NotifySend } from './sandbox/sandbox.notifier.ts';
 import { createSandboxProvider } from './sandbox/sandbox.provider.ts';
 import { createSandboxRepository } from './sandbox/sandbox.repository.ts';
 import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
@@ -59,7 +60,14 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     repo: sandboxRepo,
     keyOf: (id) => (id === merchant.id ? merchant.key : undefined),
     log: ctx.log.child({ job: 'sandbox-notifier' }),
+    // The sandbox runs inside our server: a notify address on loopback (this server's own, fixed when the order was
+    // made, perhaps by a process since stopped, on a port it no longer has) goes to this server as it listens now.
+    resolveUrl: (stored) =>
+      currentNotifyUrl(stored, ownAddress(app, config.port), config.payNotifyBase || undefined),
   });
+  // On by default only for a local origin, the sandbox takes payments only from this machine unless SANDBOX_PAY=true:
+  // the default HOST listens on every interface, and anyone reaching the port would otherwise be given coins.
+  const sandboxClient = (clientIp: string) => config.sandboxPayAnyClient || isLoopbackClient(clientIp);
   const wechatPay = config.wechatPay ? createWechatPayGateway(config.wechatPay) : undefined;
   const deps: PaymentsDeps = {
     repo: createPaymentsRepository(ctx.db),
@@ -82,6 +90,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     ownOrigins: new Set(config.trustedOrigins),
     notifyBase: () => config.payNotifyBase || ownAddress(app, config.port),
     orderMinutes: config.payOrderMinutes,
+    clientMayUse: (gatewayName, clientIp) => gatewayName !== 'sandbox' || sandboxClient(clientIp),
     count: (event) => ctx.ports.metrics.count(event),
   };
 
@@ -112,18 +121,32 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
   await refundsRoutes(app, { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
   await ordersConsoleRoutes(app, { db: ctx.db, gateways: deps.gateways });
   ctx.log.info(
-    { sandboxPay: config.sandboxPay },
-    config.sandboxPay
-      ? 'the sandbox payment gateway takes payments (local origin or SANDBOX_PAY=true): never on a public site'
-      : 'the sandbox payment gateway is off: channels without merchant keys show as under maintenance',
+    { sandboxPay: config.sandboxPay, sandboxClients: config.sandboxPayAnyClient ? 'any' : 'this machine' },
+    !config.sandboxPay
+      ? 'the sandbox payment gateway is off: channels without merchant keys show as under maintenance'
+      : config.sandboxPayAnyClient
+        ? 'the sandbox payment gateway takes payments from anyone (SANDBOX_PAY=true): never on a public site'
+        : 'the sandbox payment gateway takes payments from this machine only (local origin); SANDBOX_PAY=true opens it to other clients',
   );
   if (config.sandboxPay) {
+    if (!config.databaseUrl) {
+      // The embedded database has one process (the data directory's lock): no notification can be in flight
+      // elsewhere, so what was owed at the last stop (waiting for a retry, or leased by a process that was killed)
+      // is sent as soon as this server listens.
+      const owed = await sandboxRepo.allOwedDue(new Date());
+      if (owed > 0)
+        ctx.log.warn(
+          { sandbox: 'notify', owed },
+          'sandbox notifications owed at the last stop: sending them now',
+        );
+    }
     ctx.jobs.add(notifier.loop);
     await sandboxRoutes(app, {
       repo: sandboxRepo,
       provider,
       notifier,
       trustedOrigins: config.trustedOrigins,
+      clientMayPay: sandboxClient,
     });
   }
 

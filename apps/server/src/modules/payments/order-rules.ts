@@ -44,3 +44,12 @@ export const clientOf = (appType: string): 'web' | 'app' => (isAppShell(appType)
  * that lies about it only changes which channels it is shown; each gateway still checks its own payer.
  */
 export const isWechatBrowser = (userAgent: string | undefined) => /MicroMessenger/i.test(userAgent ?? '');
+
+/**
+ * A client on this machine (127.0.0.0/8, ::1, or IPv4-mapped 127.x), by the address the server computes for it
+ * (TRUST_PROXY: behind a trusted proxy, the address the proxy saw, never the proxy's own).
+ */
+export function isLoopbackClient(ip: string): boolean {
+  const v4 = ip.startsWith('::ffff:') ? ip.slice('::ffff:'.length) : ip;
+  return /^127\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/.test(v4) || ip === '::1';
+}

@@ -55,6 +55,7 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
           userId,
           appType: req.query.appType,
           inWechat: isWechatBrowser(req.headers['user-agent']),
+          clientIp: req.ip,
         }),
       );
     },

@@ -5,6 +5,7 @@ import type { UsersPort } from '../users/index.ts';
 import type { WalletPort } from '../wallet/index.ts';
 import {
   type GatewayRegistry,
+  type PaymentGateway,
   type PaymentRequest,
   type PaymentStart,
   REAL_GATEWAYS,
@@ -34,6 +35,11 @@ export interface PaymentsDeps {
   /** Origin gateways notify; this server's own address unless PAY_NOTIFY_BASE says otherwise. */
   notifyBase: () => string;
   orderMinutes: number;
+  /**
+   * Whether a client at this address may pay through this gateway (all may when not given). The sandbox, on by
+   * default for a local origin, takes payments from this machine only unless SANDBOX_PAY=true (docs/security.md).
+   */
+  clientMayUse?: (gatewayName: string, clientIp: string) => boolean;
   /** Counts orders and notifications (the metrics port). */
   count?: (event: BusinessEvent) => void;
 }
@@ -46,6 +52,25 @@ export const notifyPath = (channel: string) => `/api/pay/notify/${encodeURICompo
 
 const yesNo = (flag: boolean) => (flag ? 'Y' : 'N');
 
+/**
+ * The gateway that takes this client's payments on this channel, or why none does: not installed (or not for this
+ * client: the sandbox from another machine), or not inside WeChat's own browser. Inside WeChat only WeChat Pay's
+ * kind of channel can pay, and only through a gateway that works there (WeChat Pay with JSAPI; the sandbox, which
+ * plays the provider of each channel): WeChat's browser opens neither Alipay's nor a bank's cashier.
+ */
+function gatewayFor(
+  deps: Pick<PaymentsDeps, 'gateways' | 'clientMayUse'>,
+  channel: PayChannel,
+  client: { clientIp: string; inWechat?: boolean },
+): { gateway: PaymentGateway } | { refused: 'maintenance' | 'not-in-wechat' } {
+  const gateway = deps.gateways.forChannel(channel);
+  if (!gateway || deps.clientMayUse?.(gateway.name, client.clientIp) === false)
+    return { refused: 'maintenance' };
+  if (client.inWechat && (!gateway.worksInWechat || channel.superiorCode !== 'wechat_pay'))
+    return { refused: 'not-in-wechat' };
+  return { gateway };
+}
+
 /** The recharge centre: packs, the channels offered to this client, and the reader's balance. */
 export async function rechargeCentre(
   deps: PaymentsDeps,
@@ -53,7 +78,8 @@ export async function rechargeCentre(
     userId,
     appType = DEFAULT_APP_TYPE,
     inWechat = false,
-  }: { userId: number; appType?: string; inWechat?: boolean },
+    clientIp,
+  }: { userId: number; appType?: string; inWechat?: boolean; clientIp: string },
 ): Promise<RechargeResponse> {
   const [info, packs, channels] = await Promise.all([
     deps.users.userInfo(userId),
@@ -72,13 +98,10 @@ export async function rechargeCentre(
     isRecommend: yesNo(p.isRecommend),
     initiatorCode: p.initiatorCode,
   }));
-  // A channel whose gateway is not installed could not take the payment, nor one that cannot inside WeChat's own
-  // browser when the reader is there: it is not offered.
+  // A channel no gateway would take this reader's payment on (not installed, not for this client, not inside
+  // WeChat's own browser when the reader is there) is not offered.
   const subTypes: PaySubType[] = channels
-    .filter((c) => {
-      const gateway = deps.gateways.forChannel(c);
-      return gateway !== undefined && (!inWechat || gateway.worksInWechat);
-    })
+    .filter((c) => 'gateway' in gatewayFor(deps, c, { clientIp, inWechat }))
     .map((c) => ({
       subTypeCode: c.subTypeCode,
       superiorCode: c.superiorCode as PaySubType['superiorCode'],
@@ -139,9 +162,10 @@ export async function applyForPayment(
   const channel = await deps.repo.channel(input.channelCode);
   if (!channel?.active) throw channelUnavailable();
   if (!channel.appTypes.includes(input.appType)) throw channelNotForClient();
-  const gateway = deps.gateways.forChannel(channel);
-  if (!gateway) throw channelUnderMaintenance();
-  if (input.inWechat && !gateway.worksInWechat) throw openInBrowserToPay();
+  const found = gatewayFor(deps, channel, input);
+  if ('refused' in found)
+    throw found.refused === 'maintenance' ? channelUnderMaintenance() : openInBrowserToPay();
+  const { gateway } = found;
 
   const pack = await packFor(deps, input, channel);
   const payAmount = payAmountAt(pack.amountLevel, channel.discountPercent);

@@ -36,6 +36,27 @@ export const httpSend: NotifySend = async ({ url, headers, body }) => {
   return { status: res.status, body: await res.text() };
 };
 
+const LOOPBACK_HOST = /^(?:localhost|127(?:\.[0-9]{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Where an owed notification goes now. Its address was fixed when the order was made; by default that is the
+ * address of the server process that made it, on loopback, and with the embedded database and front processes that
+ * process listens on a port chosen at random at each start (fronts/). An address on this machine's loopback is
+ * therefore read as "our own server": it is sent to the server that runs now (`ownBase`, its address as it listens
+ * now), same path. Any other address (PAY_NOTIFY_BASE, `keep`) is sent to as stored.
+ */
+export function currentNotifyUrl(stored: string, ownBase: string, keep?: string): string {
+  if (keep && stored.startsWith(`${keep}/`)) return stored;
+  let url: URL;
+  try {
+    url = new URL(stored);
+  } catch {
+    return stored;
+  }
+  if (!LOOPBACK_HOST.test(url.hostname)) return stored;
+  return `${ownBase}${url.pathname}${url.search}`;
+}
+
 /** The sandbox's acknowledgement protocol: HTTP 200 and a JSON envelope with result true. */
 export function isAcknowledged(res: NotifyResponse): boolean {
   if (res.status !== 200) return false;
@@ -53,6 +74,8 @@ export function createSandboxNotifier(opts: {
   log: FastifyBaseLogger;
   send?: NotifySend;
   intervalMs?: number;
+  /** The address to send a stored notify URL to now (currentNotifyUrl); as stored when not given. */
+  resolveUrl?: (stored: string) => string;
 }) {
   const { repo, log } = opts;
 
@@ -63,7 +86,7 @@ export function createSandboxNotifier(opts: {
     if (key) {
       try {
         response = await send({
-          url: payment.notifyUrl,
+          url: opts.resolveUrl ? opts.resolveUrl(payment.notifyUrl) : payment.notifyUrl,
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: signedNotification(key, payment, now),
         });

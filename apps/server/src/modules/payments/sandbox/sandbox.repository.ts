@@ -60,6 +60,18 @@ export function createSandboxRepository(db: Database) {
       return rowsOf<OwedNotification>(result);
     },
 
+    /**
+     * Every owed notification becomes due at `now`: its retry wait (or a lease left by a process that stopped) is
+     * over. For a start with the embedded database, where no other process can be sending one.
+     */
+    async allOwedDue(now: Date) {
+      const result = await db.execute(sql`
+        update sandbox_payments set next_attempt_at = ${now.toISOString()}::timestamptz
+        where status = 'paid' and acknowledged_at is null and next_attempt_at > ${now.toISOString()}::timestamptz
+        returning trade_no`);
+      return rowsOf<{ trade_no: string }>(result).length;
+    },
+
     async acknowledged(tradeNo: string, now: Date) {
       await db
         .update(sandboxPayments)

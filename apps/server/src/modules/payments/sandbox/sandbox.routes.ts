@@ -24,6 +24,8 @@ export async function sandboxRoutes(
     notifier: Pick<SandboxNotifier, 'wake'>;
     /** Our pages, which may frame the cashier (the pay page) and where its forms lead back to. */
     trustedOrigins: readonly string[];
+    /** Whether a client at this address may pay here (the sandbox by default: this machine only). */
+    clientMayPay: (clientIp: string) => boolean;
   },
 ) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,12 +40,16 @@ export async function sandboxRoutes(
       .type('text/html; charset=utf-8')
       .send(page);
   const schema = { hide: true, params: TradeParams };
+  // Another machine's payer sees why, and nothing is paid (docs/security.md).
+  const notForThisClient = (reply: FastifyReply) =>
+    html(reply, 403, cashierMessage('无法支付', '沙箱支付仅限本机使用'));
 
   r.get(`${CASHIER_PATH}/:tradeNo`, { schema }, async (req, reply) => {
     const payment = TRADE_NO.test(req.params.tradeNo)
       ? await deps.repo.byTradeNo(req.params.tradeNo)
       : undefined;
     if (!payment) return html(reply, 404, notFoundPage());
+    if (!deps.clientMayPay(req.ip)) return notForThisClient(reply);
     const merchant = deps.provider.merchant(payment.merchantId);
     return html(reply, 200, cashierPage(payment, merchant?.name ?? payment.merchantId, CASHIER_PATH));
   });
@@ -52,6 +58,13 @@ export async function sandboxRoutes(
     const { tradeNo } = req.params;
     const payment = TRADE_NO.test(tradeNo) ? await deps.repo.byTradeNo(tradeNo) : undefined;
     if (!payment) return html(reply, 404, notFoundPage());
+    if (!deps.clientMayPay(req.ip)) {
+      req.log.warn(
+        { security: 'sandbox-foreign-client', tradeNo },
+        'sandbox payment refused: not this machine',
+      );
+      return notForThisClient(reply);
+    }
     if (payment.status === 'cancelled')
       return html(reply, 409, cashierMessage('已取消', '订单已取消，无法支付'));
     if (await deps.repo.confirm(tradeNo, new Date())) {
