@@ -72,7 +72,7 @@ describe.skipIf(dbKind !== 'pglite')('the log of a real server', () => {
 
     const orderNo = 'YM20240101ABCDEF0123456789';
     secrets.push(orderNo);
-    await call('POST', `/api/user/find_account?chargeTime=2024-01-01&orderNo=${orderNo}`);
+    await call('POST', `/api/user/find_account?chargeTime=2024-01-01&orderNo=${orderNo}&payAmount=30`);
 
     const sign = 'c0ffee'.repeat(10);
     secrets.push(sign);
