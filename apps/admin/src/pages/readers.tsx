@@ -132,6 +132,8 @@ export default function ReadersPage() {
         onCancel={() => setSecret(undefined)}
         cancelButtonProps={{ style: { display: 'none' } }}
         okText="我已告知"
+        // Shown once: gone from the page when closed.
+        destroyOnHidden
       >
         {secret && (
           <Space direction="vertical">
