@@ -23,6 +23,7 @@ const OrderPage = lazy(() => import('./pages/order.tsx'));
 const RevenuePage = lazy(() => import('./pages/revenue.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
+const ReadersPage = lazy(() => import('./pages/readers.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found.tsx'));
 
 /** Hands the API client the app's message API and navigation (401 opens the login page, keeping this one). */
@@ -63,8 +64,10 @@ export function App() {
                   <Route path="/branches" element={screen('/branches', <BranchesPage />)} />
                   <Route path="/orders" element={screen('/orders', <OrdersPage />)} />
                   <Route path="/orders/:orderNo" element={screen('/orders', <OrderPage />)} />
+                  <Route path="/orders/by-id/:id" element={screen('/orders', <OrderPage />)} />
                   <Route path="/revenue" element={screen('/revenue', <RevenuePage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />
+                  <Route path="/readers" element={screen('/readers', <ReadersPage />)} />
                   <Route path="/operators" element={screen('/operators', <OperatorsPage />)} />
                   <Route path="/audit" element={screen('/audit', <AuditPage />)} />
                   <Route path="*" element={<NotFoundPage />} />

@@ -7,6 +7,7 @@ import {
   HomeOutlined,
   ProfileOutlined,
   TeamOutlined,
+  UserSwitchOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
@@ -16,6 +17,7 @@ import {
   COMPLAINT_READERS,
   ORDER_READERS,
   OWNER_ONLY,
+  READER_ACCOUNT_KEEPERS,
   REVENUE_READERS,
 } from './session.tsx';
 import type { Role } from './types.ts';
@@ -46,10 +48,14 @@ export const MENU: MenuEntry[] = [
     name: '订单',
     icon: <ProfileOutlined />,
     roles: ORDER_READERS,
-    children: [{ path: '/orders/:orderNo', name: '订单详情', hideInMenu: true }],
+    children: [
+      { path: '/orders/:orderNo', name: '订单详情', hideInMenu: true },
+      { path: '/orders/by-id/:id', name: '订单详情', hideInMenu: true },
+    ],
   },
   { path: '/revenue', name: '营收', icon: <FundOutlined />, roles: REVENUE_READERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
+  { path: '/readers', name: '读者账号', icon: <UserSwitchOutlined />, roles: READER_ACCOUNT_KEEPERS },
   { path: '/operators', name: '管理员', icon: <TeamOutlined />, roles: OWNER_ONLY },
   { path: '/audit', name: '操作日志', icon: <AuditOutlined />, roles: OWNER_ONLY },
 ];

@@ -10,6 +10,10 @@ export const ANY_ROLE: readonly Role[] = ['owner', 'editor', 'finance', 'support
 export const ORDER_READERS: readonly Role[] = ['owner', 'finance', 'support'];
 /** Who reads revenue (the server's REVENUE_READERS). */
 export const REVENUE_READERS: readonly Role[] = ['owner', 'finance'];
+/** Who refunds, and so sees whole order numbers (the server's REFUNDERS); others see them in part. */
+export const REFUNDERS: readonly Role[] = ['owner'];
+/** Who resets a reader's password (the server's READER_ACCOUNT_KEEPERS). */
+export const READER_ACCOUNT_KEEPERS: readonly Role[] = ['owner', 'support'];
 
 interface Session {
   /** The signed-in operator; undefined until GET /api/admin/me answered. */

@@ -195,6 +195,9 @@ export const PURPOSE_NAMES: Record<Purpose, string> = { coin: '阅币', vip: 'VI
 
 /** A row of GET /api/admin/orders. Amounts in cents. */
 export interface OrderRow {
+  /** The order's id: the story's link for roles that see the number in part. */
+  id: number;
+  /** Whole for owners (who refund); `YM` + date, asterisks and the last four characters for other roles. */
   orderNo: string;
   userId: number;
   account: string;
@@ -305,4 +308,21 @@ export interface Revenue {
   days: number;
   rows: RevenueRow[];
   total: Record<'coin' | 'vip' | 'all', RevenueSums>;
+}
+
+/** A reader as the console's 读者账号 shows them (GET /api/admin/readers/lookup). */
+export interface Reader {
+  userId: number;
+  account: string;
+  /** The bound mobile in part (`138****5678`), or null. */
+  mobile: string | null;
+  vipEnd: string | null;
+  createdAt: string;
+}
+
+/** A reset's answer: the new password, shown once. */
+export interface ReaderReset {
+  userId: number;
+  account: string;
+  password: string;
 }

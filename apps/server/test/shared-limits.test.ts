@@ -36,7 +36,12 @@ const coinApply = applyUrl({ ...demo.coin3000, payChannel: 'wechat_h5', recharge
 
 const register = (t: TestApp, from: string) => post(t, '/api/user/register', {}, { ip: from });
 const findAccount = (t: TestApp, from: string) =>
-  post(t, '/api/user/find_account', { chargeTime: '2024-01-01', orderNo: ORDER_NO }, { ip: from });
+  post(
+    t,
+    '/api/user/find_account',
+    { chargeTime: '2024-01-01', orderNo: ORDER_NO, payAmount: '30' },
+    { ip: from },
+  );
 const apply = (t: TestApp, reader: TestVisitor, from: string) =>
   t.app.inject({ url: coinApply, headers: { cookie: reader.cookie }, remoteAddress: from });
 

@@ -200,6 +200,9 @@ test('find account: no date says so; a visitor without payments is not found', a
   await page.getByRole('button', { name: '找回账号' }).click();
   await expectAlert(page, '请输入订单号');
   await page.getByPlaceholder('请输入商户订单号').fill('YM20240101AAAABBBBCCCCDDDD');
+  await page.getByRole('button', { name: '找回账号' }).click();
+  await expectAlert(page, '请输入支付金额');
+  await page.getByPlaceholder('请输入实付金额（元）').fill('30');
   const call = page.waitForRequest((r) => r.url().includes('/api/user/find_account'));
   await page.getByRole('button', { name: '找回账号' }).click();
   // The fields travel in the form body, not in the address.
@@ -207,6 +210,7 @@ test('find account: no date says so; a visitor without payments is not found', a
   expect(new URL(sent.url()).search).toBe('');
   expect(new URLSearchParams(sent.postData() ?? '').get('chargeTime')).toBe(today);
   expect(new URLSearchParams(sent.postData() ?? '').get('orderNo')).toBe('YM20240101AAAABBBBCCCCDDDD');
+  expect(new URLSearchParams(sent.postData() ?? '').get('payAmount')).toBe('30');
   const dialog = page.locator('.adm-dialog');
   await expect(dialog).toHaveText(
     /对不起，您的充值账号未找到，您可以联系客服帮忙找回（客服在线时间：9:30 ~ 21:00）/,
@@ -243,7 +247,11 @@ test('find account by the date and order number of a real sandbox payment, from 
   const attacker = await newVisitor('/user/find-account');
   const attempt = await attacker.request.post('/api/user/find_account', {
     headers: { 'x-trace-id': payer.visitorId },
-    form: { chargeTime: today, orderNo: `YM${today.replaceAll('-', '')}${'0'.repeat(16)}` },
+    form: {
+      chargeTime: today,
+      orderNo: `YM${today.replaceAll('-', '')}${'0'.repeat(16)}`,
+      payAmount: (pack.paid / 100).toFixed(2),
+    },
   });
   expect((await attempt.json()).code).toBe(404);
 
@@ -252,6 +260,7 @@ test('find account by the date and order number of a real sandbox payment, from 
   await finder.getByRole('button', { name: '扣款日期' }).click();
   await finder.locator('.adm-picker-header-button', { hasText: '确定' }).click();
   await finder.getByPlaceholder('请输入商户订单号').fill(pack.orderNo);
+  await finder.getByPlaceholder('请输入实付金额（元）').fill((pack.paid / 100).toFixed(2));
   await settledShot(finder, 'account-find-filled');
   const answer = finder.waitForResponse((r) => r.url().includes('/api/user/find_account'));
   await finder.getByRole('button', { name: '找回账号' }).click();

@@ -75,5 +75,6 @@ export async function payInSandbox(page: Page, type: 'coin' | 'vip', screenshot?
       ? u.avaliableAmount === before.avaliableAmount + pack.itemCount + pack.presentCount
       : u.vipEndDate !== before.vipEndDate,
   );
-  return { ...pack, orderNo };
+  /** `paid`: the cents the cashier took (find-account asks for it). */
+  return { ...pack, orderNo, paid: payAmount(pack, channel) };
 }

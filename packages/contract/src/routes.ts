@@ -197,7 +197,7 @@ export const routes = {
   findAccount: route({
     ...routePaths.findAccount,
     tag: 'users',
-    summary: '按充值日期和商户订单号找回账号',
+    summary: '按充值日期、商户订单号和支付金额找回账号',
     querystring: FindAccountQuery,
     data: FoundAccount,
   }),

@@ -48,6 +48,8 @@ export const ModifyPwdQuery = Type.Object({ password: Type.String({ maxLength: 1
 export const FindAccountQuery = Type.Object({
   chargeTime: Type.String({ maxLength: 32, default: '' }),
   orderNo: Type.String({ maxLength: 64, default: '' }),
+  /** The amount paid for that order in yuan ('30', '30.00'): an order number seen somewhere is not enough alone. */
+  payAmount: Type.String({ maxLength: 16, default: '' }),
 });
 /** Answered once: the account found and its newly generated password ('save and log in'). */
 export const FoundAccount = Type.Object({ account: Type.String(), password: Type.String() });

@@ -163,7 +163,12 @@ const ledgerColumns: TableColumnsType<LedgerTransfer> = [
 
 /** The whole story of an order: what was bought, every event with the gateway's messages, refunds, the ledger. */
 export default function OrderPage() {
-  const orderNo = useParams().orderNo ?? '';
+  // By the whole number (owners' links, a number a reader tells) or by id (the links of roles that see numbers in part).
+  const params = useParams();
+  const orderNo = params.orderNo ?? '';
+  const storyUrl = params.id
+    ? `/api/admin/orders/by-id/${encodeURIComponent(params.id)}`
+    : `/api/admin/orders/${encodeURIComponent(orderNo)}`;
   const navigate = useNavigate();
   const { message } = App.useApp();
   const canRefund = useCan(OWNER_ONLY);
@@ -174,10 +179,10 @@ export default function OrderPage() {
   const [refundForm] = Form.useForm<RefundFields>();
 
   const load = useCallback(async () => {
-    const found = await shown(get<OrderStory>(`/api/admin/orders/${encodeURIComponent(orderNo)}`));
+    const found = await shown(get<OrderStory>(storyUrl));
     if (found) setStory(found);
     else setMissing(true);
-  }, [orderNo]);
+  }, [storyUrl]);
 
   useEffect(() => {
     load();
@@ -228,7 +233,7 @@ export default function OrderPage() {
     {
       key: 'orderNo',
       label: '订单号',
-      children: <Typography.Text copyable>{order.orderNo}</Typography.Text>,
+      children: <Typography.Text copyable={canRefund}>{order.orderNo}</Typography.Text>,
     },
     { key: 'state', label: '状态', children: <StateTag state={order.state} /> },
     {

@@ -17,7 +17,11 @@ const PRIVATE_QUERY = /^\/api\/(user\/(login|register|bind_mobile|modifyPwd|find
 const SECRET_PARAM = /pass|pwd|token|sign|key|secret|order_?no|charge_?time|mobile|account|^code$|^state$/i;
 export const REDACTED = '[redacted]';
 
+/** A merchant order number of ours in a path (`/api/admin/orders/YM…`): it recovers an account (find-account). */
+const ORDER_NO_SEGMENT = /\/YM\d{8}[0-9A-F]{16}(?=\/|\?|$)/gi;
+
 export function redactUrl(url: string): string {
+  url = url.replace(ORDER_NO_SEGMENT, `/${REDACTED}`);
   const q = url.indexOf('?');
   if (q === -1) return url;
   const path = url.slice(0, q);

@@ -11,7 +11,15 @@ import { addOperator, rotatePassword } from './operators.service.ts';
 // For other modules' console routes: the roles to name in `config.operatorRoles`, and the operator of a call.
 export { auditActorOf, operatorOfRequest } from './operator-session.plugin.ts';
 export type { AuditEntry } from './operators.repository.ts';
-export { ANY_ROLE, CATALOGUE_WRITERS, ORDER_READERS, OWNER_ONLY, REVENUE_READERS } from './roles.ts';
+export {
+  ANY_ROLE,
+  CATALOGUE_WRITERS,
+  ORDER_READERS,
+  OWNER_ONLY,
+  READER_ACCOUNT_KEEPERS,
+  REFUNDERS,
+  REVENUE_READERS,
+} from './roles.ts';
 
 /**
  * `npm run operator` (src/cli/operator-cli.ts): the same writes as the console's, audited as the command line's.

@@ -18,6 +18,10 @@ export const CATALOGUE_WRITERS: readonly OperatorRole[] = ['owner', 'editor'];
 export const ORDER_READERS: readonly OperatorRole[] = ['owner', 'finance', 'support'];
 /** The money (revenue per branch): owners and finance. */
 export const REVENUE_READERS: readonly OperatorRole[] = ['owner', 'finance'];
+/** Refunds, and so whole order numbers in the console (others see them in part): owners. */
+export const REFUNDERS: readonly OperatorRole[] = ['owner'];
+/** Resetting a reader's password (audited, with a reason): owners and customer service. */
+export const READER_ACCOUNT_KEEPERS: readonly OperatorRole[] = ['owner', 'support'];
 
 export const isRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);

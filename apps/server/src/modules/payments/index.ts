@@ -21,8 +21,8 @@ import { wechatJsapiRoutes } from './wechat-jsapi.routes.ts';
 
 /** What other modules (and operations) may ask of payments. */
 export interface PaymentsPort {
-  /** The user who paid the order with this merchant number, when it was paid in [from, to) (find-account). */
-  payerOf(paid: { orderNo: string; from: Date; to: Date }): Promise<number | undefined>;
+  /** The user who paid the order with this merchant number and amount (cents), when paid in [from, to) (find-account). */
+  payerOf(paid: { orderNo: string; from: Date; to: Date; payAmount: number }): Promise<number | undefined>;
   /** One pass of the sandbox notifier: sends owed notifications that are due (tests pass their own send). */
   deliverDueNotifications(
     send?: NotifySend,

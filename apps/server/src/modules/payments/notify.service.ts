@@ -5,6 +5,7 @@ import {
   REAL_GATEWAYS,
   type VerifiedNotification,
 } from './gateways/gateway.ts';
+import { orderRef } from './order-ref.ts';
 import type { PayOrder } from './payments.repository.ts';
 import type { PaymentsDeps } from './payments.service.ts';
 
@@ -39,7 +40,7 @@ export async function handleNotification(
   }
   const refuse = async (reason: string, order?: PayOrder) => {
     log.warn(
-      { payments: 'notify-refused', channel: input.channel, orderNo: order?.orderNo, reason },
+      { payments: 'notify-refused', channel: input.channel, order: order && orderRef(order.orderNo), reason },
       'notification refused',
     );
     if (order) {
@@ -116,7 +117,7 @@ export async function settlePayment(
     if (firstTrade && firstTrade !== paid.tradeNo) {
       // The payer paid one order twice: acknowledge (the money arrived) and leave it to an operator to refund.
       log.error(
-        { payments: 'paid-twice', orderNo: order.orderNo, firstTrade, tradeNo: paid.tradeNo },
+        { payments: 'paid-twice', order: orderRef(order.orderNo), firstTrade, tradeNo: paid.tradeNo },
         'order paid twice',
       );
       await deps.repo.addEvent({
@@ -130,7 +131,7 @@ export async function settlePayment(
     return 'duplicate';
   }
   log.info(
-    { payments: 'paid', orderNo: order.orderNo, tradeNo: paid.tradeNo, source: input.source },
+    { payments: 'paid', order: orderRef(order.orderNo), tradeNo: paid.tradeNo, source: input.source },
     'order paid and credited',
   );
   return 'credited';

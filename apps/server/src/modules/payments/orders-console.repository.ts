@@ -58,6 +58,7 @@ export function createOrdersConsoleRepository(db: Database) {
       const condition = where.length > 0 ? and(...where) : undefined;
       const rows = await db
         .select({
+          id: payOrders.id,
           orderNo: payOrders.orderNo,
           userId: payOrders.userId,
           account: users.account,
@@ -94,6 +95,15 @@ export function createOrdersConsoleRepository(db: Database) {
         .select({ code: payChannels.subTypeCode, name: payChannels.subTypeDesc, active: payChannels.active })
         .from(payChannels)
         .orderBy(asc(payChannels.sort), asc(payChannels.subTypeCode)),
+
+    /** The merchant number of the order with this id (the console's link for roles shown numbers in part). */
+    async orderNoOf(id: number) {
+      const [row] = await db
+        .select({ orderNo: payOrders.orderNo })
+        .from(payOrders)
+        .where(eq(payOrders.id, id));
+      return row?.orderNo;
+    },
 
     /** The order with its pack, channel and reader, by its merchant number. */
     async order(orderNo: string) {

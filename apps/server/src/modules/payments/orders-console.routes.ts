@@ -1,15 +1,25 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { BranchId } from '@yueman/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from '../../db/client.ts';
 import { ok } from '../../shared/envelope.ts';
 import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
-import { ORDER_READERS, REVENUE_READERS } from '../operators/index.ts';
+import { ORDER_READERS, operatorOfRequest, REFUNDERS, REVENUE_READERS } from '../operators/index.ts';
 import { createOrdersConsoleRepository } from './orders-console.repository.ts';
-import { listOrders, type OrdersConsoleDeps, orderStory, revenue } from './orders-console.service.ts';
+import {
+  listOrders,
+  maskedEverywhere,
+  maskOrderNo,
+  type OrdersConsoleDeps,
+  orderStory,
+  revenue,
+} from './orders-console.service.ts';
 
 const tags = ['admin'];
+
+/** Whether this operator sees order numbers in part: every role that does not refund (issue 23 item 2). */
+const seesNumbersInPart = (req: FastifyRequest) => !REFUNDERS.includes(operatorOfRequest(req).role);
 
 /** A merchant order number, as the refund call takes it. */
 const OrderNo = Type.String({ pattern: '^[A-Za-z0-9]{1,64}$' });
@@ -33,7 +43,8 @@ export async function ordersConsoleRoutes(
     {
       schema: {
         tags,
-        summary: '订单列表（服务器分页，新的在前；from/to 为北京时间日期，按下单时间）',
+        summary:
+          '订单列表（服务器分页，新的在前；from/to 为北京时间日期，按下单时间；不能退款的角色看到部分隐藏的订单号）',
         querystring: Type.Object({
           ...consolePageQuery,
           orderNo: Type.Optional(OrderNo),
@@ -53,7 +64,10 @@ export async function ordersConsoleRoutes(
         listOrders(deps, { ...filter, ...consoleWindow({ page, size }) }),
         deps.repo.channels(),
       ]);
-      return ok({ page, size, total, list, channels });
+      const shown = seesNumbersInPart(req)
+        ? list.map((o) => ({ ...o, orderNo: maskOrderNo(o.orderNo) }))
+        : list;
+      return ok({ page, size, total, list: shown, channels });
     },
   );
 
@@ -67,7 +81,26 @@ export async function ordersConsoleRoutes(
       },
       config: { operatorRoles: ORDER_READERS },
     },
-    async (req) => ok(await orderStory(deps, req.params.orderNo)),
+    async (req) => {
+      const story = await orderStory(deps, req.params.orderNo);
+      return ok(seesNumbersInPart(req) ? maskedEverywhere(story, story.order.orderNo) : story);
+    },
+  );
+
+  r.get(
+    '/api/admin/orders/by-id/:id',
+    {
+      schema: {
+        tags,
+        summary: '订单的完整经过，按订单 ID（列表中订单号部分隐藏的角色由此打开）',
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+      },
+      config: { operatorRoles: ORDER_READERS },
+    },
+    async (req) => {
+      const story = await orderStory(deps, { id: req.params.id });
+      return ok(seesNumbersInPart(req) ? maskedEverywhere(story, story.order.orderNo) : story);
+    },
   );
 
   r.get(

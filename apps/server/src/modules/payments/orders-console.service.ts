@@ -11,6 +11,23 @@ export interface OrdersConsoleDeps {
   gateways: { get(name: string): Pick<PaymentGateway, 'refund'> | undefined };
 }
 
+/**
+ * An order number as roles that do not refund see it: `YM` and the date, asterisks, the last four characters. A
+ * whole number, with its day and amount, recovers the payer's account (find-account); support finds an order by
+ * the whole number a reader tells them, and sees its story with the number in part.
+ */
+export function maskOrderNo(orderNo: string): string {
+  const tail = orderNo.length > 8 ? 4 : 0;
+  const head = orderNo.length >= 22 ? 10 : 0;
+  return `${orderNo.slice(0, head)}${'*'.repeat(orderNo.length - head - tail)}${orderNo.slice(orderNo.length - tail)}`;
+}
+
+/** The same answer with every occurrence of the number (the gateway's messages, the ledger's ids) in part. */
+export function maskedEverywhere<T>(answer: T, orderNo: string): T {
+  const masked = maskOrderNo(orderNo);
+  return JSON.parse(JSON.stringify(answer).replaceAll(orderNo, masked)) as T;
+}
+
 /** Revenue's range: a week by default, at most about a quarter. */
 export const REVENUE_DEFAULT_DAYS = 7;
 export const REVENUE_MAX_DAYS = 92;
@@ -55,8 +72,9 @@ export async function listOrders(
  * The whole story of one order: the order as made and paid, the reader, every event with what the gateway said,
  * the refunds, the ledger's transfers for it, and whether (and how much) it can still be refunded here.
  */
-export async function orderStory(deps: OrdersConsoleDeps, orderNo: string) {
-  const found = await deps.repo.order(orderNo);
+export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: number }) {
+  const orderNo = typeof key === 'string' ? key : await deps.repo.orderNoOf(key.id);
+  const found = orderNo === undefined ? undefined : await deps.repo.order(orderNo);
   if (!found) throw orderNotFound();
   const { order } = found;
   const [events, refunds, ledger] = await Promise.all([
@@ -79,6 +97,7 @@ export async function orderStory(deps: OrdersConsoleDeps, orderNo: string) {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     order: {
+      id: order.id,
       orderNo: order.orderNo,
       state: order.status,
       purpose: order.purpose,

@@ -10,6 +10,7 @@ import { describeDb } from '../../../test/test-database.ts';
 import { registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
 import { auditLog, payOrderEvents, payRefunds } from '../../db/schema/index.ts';
 import { chinaDate } from '../../shared/china-time.ts';
+import { maskOrderNo } from './orders-console.service.ts';
 import { applyUrl, demo, injectSend, moneyState, orderByNo } from './payments.test-support.ts';
 
 type Admin = Awaited<ReturnType<typeof consoleOperators>>['admin'];
@@ -94,7 +95,7 @@ describeDb('the console’s orders and revenue', () => {
   const numbers = (page: { list: { orderNo: string }[] }) => page.list.map((o) => o.orderNo);
 
   it('lists orders newest first, with each filter, paged on the server', async () => {
-    const all = await data('finance', '/api/admin/orders');
+    const all = await data('owner', '/api/admin/orders');
     expect(all).toMatchObject({ page: 1, size: 20, total: 5 });
     expect(numbers(all)).toEqual([orders.e, orders.d, orders.c, orders.b, orders.a]);
     const [r1, r2] = readers as [TestVisitor, TestVisitor];
@@ -144,7 +145,7 @@ describeDb('the console’s orders and revenue', () => {
       ['orderNo=YM000000', []],
     ];
     for (const [query, expected] of cases) {
-      const page = await data('support', `/api/admin/orders?${query}`);
+      const page = await data('owner', `/api/admin/orders?${query}`);
       expect(numbers(page), query).toEqual(expected);
       expect(page.total, query).toBe(expected.length);
     }
@@ -160,7 +161,7 @@ describeDb('the console’s orders and revenue', () => {
 
   it('tells an order’s whole story: the gateway’s messages, the refund, the ledger’s credit', async () => {
     const [r1] = readers as [TestVisitor];
-    const story = await data('support', `/api/admin/orders/${orders.a}`);
+    const story = await data('owner', `/api/admin/orders/${orders.a}`);
     const order = await orderByNo(t.db, orders.a);
     expect(story.order).toMatchObject({
       orderNo: orders.a,
@@ -231,7 +232,7 @@ describeDb('the console’s orders and revenue', () => {
     ]);
 
     // A VIP order: no transfers, the reader's VIP end instead.
-    const vip = await data('finance', `/api/admin/orders/${orders.b}`);
+    const vip = await data('owner', `/api/admin/orders/${orders.b}`);
     expect(vip.ledger).toEqual([]);
     expect(vip.user.vipEnd).toEqual(expect.any(String));
     // Unpaid: nothing to refund, and said why.
@@ -249,6 +250,34 @@ describeDb('the console’s orders and revenue', () => {
     const unknown = await admin('owner', 'GET', '/api/admin/orders/YM20990101ABCDEF0123456789');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ result: false, code: 404, msg: '订单不存在', data: null });
+  });
+
+  it('shows roles that do not refund each order number in part, everywhere (issue 23 item 2)', async () => {
+    const full = await data('owner', '/api/admin/orders');
+    for (const role of ['finance', 'support'] as const) {
+      const page = await data(role, '/api/admin/orders');
+      expect(page.total).toBe(full.total);
+      expect(numbers(page)).toEqual(numbers(full).map(maskOrderNo));
+      expect(JSON.stringify(page)).not.toMatch(/YM\d{8}[0-9A-F]{16}/);
+      for (const o of page.list) expect(o.orderNo).toMatch(/^YM\d{8}\*{12}[0-9A-F]{4}$/);
+      // A reader who tells support the whole number is found by it, and shown it in part.
+      const found = await data(role, `/api/admin/orders?orderNo=${orders.a}`);
+      expect(numbers(found)).toEqual([maskOrderNo(orders.a)]);
+      // The story opens by the row's id (the list's link) or by the whole number; the gateway's messages and the
+      // ledger's ids name the order in part too.
+      const row = page.list.find((o: { orderNo: string }) => o.orderNo === maskOrderNo(orders.a));
+      for (const url of [`/api/admin/orders/by-id/${row.id}`, `/api/admin/orders/${orders.a}`]) {
+        const story = await data(role, url);
+        expect(story.order).toMatchObject({ id: row.id, orderNo: maskOrderNo(orders.a), payAmount: 3000 });
+        expect(JSON.stringify(story)).not.toContain(orders.a);
+        expect(JSON.stringify(story)).toContain(`order:${maskOrderNo(orders.a)}:coins`);
+      }
+    }
+    // The owner, who refunds, sees the whole number, by either way in.
+    const id = full.list.find((o: { orderNo: string }) => o.orderNo === orders.a).id;
+    expect((await data('owner', `/api/admin/orders/by-id/${id}`)).order.orderNo).toBe(orders.a);
+    expect((await admin('support', 'GET', '/api/admin/orders/by-id/2147483647')).statusCode).toBe(404);
+    expect((await admin('editor', 'GET', `/api/admin/orders/by-id/${id}`)).statusCode).toBe(403);
   });
 
   it('sums revenue per promotion branch, by purpose, with a total that matches what was paid and refunded', async () => {

@@ -91,13 +91,14 @@ export function createPaymentsRepository(db: Database) {
     },
 
     /** The user who paid the order with this merchant number, when it was paid in [from, to). */
-    async payerOf(q: { orderNo: string; from: Date; to: Date }) {
+    async payerOf(q: { orderNo: string; from: Date; to: Date; payAmount: number }) {
       const [row] = await db
         .select({ userId: payOrders.userId })
         .from(payOrders)
         .where(
           and(
             eq(payOrders.orderNo, q.orderNo),
+            eq(payOrders.payAmount, q.payAmount),
             eq(payOrders.status, 'paid'),
             gte(payOrders.paidAt, q.from),
             lt(payOrders.paidAt, q.to),

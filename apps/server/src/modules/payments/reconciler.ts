@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { backgroundLoop } from '../../shared/background-loop.ts';
 import { settlePayment } from './notify.service.ts';
+import { orderRef } from './order-ref.ts';
 import type { PayOrder } from './payments.repository.ts';
 import type { PaymentsDeps } from './payments.service.ts';
 
@@ -36,7 +37,7 @@ export function createReconciler(deps: PaymentsDeps, opts: { everySeconds: numbe
     try {
       answer = await gateway.queryPayment(order.orderNo);
     } catch (err) {
-      log.warn({ err, payments: 'query-failed', orderNo: order.orderNo }, 'gateway query failed');
+      log.warn({ err, payments: 'query-failed', order: orderRef(order.orderNo) }, 'gateway query failed');
       return 'error';
     } finally {
       await deps.repo.markChecked(order.id);
@@ -63,7 +64,7 @@ export function createReconciler(deps: PaymentsDeps, opts: { everySeconds: numbe
             : undefined;
     if (mismatch) {
       log.error(
-        { payments: 'query-mismatch', orderNo: order.orderNo, reason: mismatch },
+        { payments: 'query-mismatch', order: orderRef(order.orderNo), reason: mismatch },
         'gateway answer refused',
       );
       await deps.repo.note(order, {

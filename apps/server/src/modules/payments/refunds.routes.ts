@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Queryable } from '../../db/client.ts';
 import { ok } from '../../shared/envelope.ts';
-import { type AuditEntry, auditActorOf, OWNER_ONLY } from '../operators/index.ts';
+import { type AuditEntry, auditActorOf, REFUNDERS } from '../operators/index.ts';
 import type { PaymentsDeps } from './payments.service.ts';
 import { handleRefundNotification, refundOrder } from './refunds.service.ts';
 
@@ -29,7 +29,7 @@ export async function refundsRoutes(
           requestId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
         }),
       },
-      config: { operatorRoles: OWNER_ONLY },
+      config: { operatorRoles: REFUNDERS },
     },
     async (req) =>
       ok(

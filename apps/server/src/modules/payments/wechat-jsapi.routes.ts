@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { WechatPayGateway } from './gateways/wechat-pay.gateway.ts';
+import { orderRef } from './order-ref.ts';
 import {
   JSAPI_RESUME_PATH,
   jsapiResumeUrl,
@@ -77,7 +78,7 @@ export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps
         // A reload brings back a code already used: a fresh one is a silent trip away, once.
         if (payer.staleCode && !q.again)
           return reply.redirect(jsapi.authorizeUrl(`${resume}&again=1`, order.orderNo), 302);
-        req.log.warn({ orderNo: order.orderNo, reason: payer.reason }, 'WeChat OAuth gave no payer');
+        req.log.warn({ order: orderRef(order.orderNo), reason: payer.reason }, 'WeChat OAuth gave no payer');
         await deps.repo.note(order, { source: 'wechat_jsapi', detail: `OAuth refused: ${payer.reason}` });
         return page(reply, 502, jsapiMessagePage('微信授权失败，请返回重试', back));
       }
@@ -97,7 +98,7 @@ export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps
       try {
         bridge = await gateway.prepayJsapi(request, payer.openid);
       } catch (err) {
-        req.log.error({ err, orderNo: order.orderNo }, 'WeChat Pay refused the JSAPI order');
+        req.log.error({ err, order: orderRef(order.orderNo) }, 'WeChat Pay refused the JSAPI order');
         return page(reply, 502, jsapiMessagePage('微信支付暂不可用，请稍后重试', back));
       }
       await deps.repo.note(order, {

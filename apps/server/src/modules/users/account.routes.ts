@@ -84,10 +84,10 @@ export async function accountRoutes(app: FastifyInstance, deps: AccountRoutesOpt
       config: { rateLimit: { max: deps.findAccountPerHour, timeWindow: '1 hour' } },
     }),
     handler: async (req, reply) => {
-      const { chargeTime, orderNo } = req.query;
+      const { chargeTime, orderNo, payAmount } = req.query;
       const oldToken = req.cookies[SESSION_COOKIE];
       const { found, session } = await limited(req, reply, () =>
-        findAccount(findDeps, { chargeTime, orderNo, oldToken }),
+        findAccount(findDeps, { chargeTime, orderNo, payAmount, oldToken }),
       );
       reply.startSession(session.token, session.expiresAt);
       return ok(found);

@@ -13,7 +13,10 @@ const NOT_FOUND = {
   data: null,
 };
 
-/** A paid (or not) order as the payments domain writes it, with a merchant order number like ours. */
+/** What every order of these tests cost: ¥30.00. */
+const PAID_CENTS = 3000;
+
+/** A paid (or not) order as the payments domain writes it, with a merchant order number like ours, for ¥30. */
 async function addOrder(
   t: TestApp,
   o: { userId: number; paidAt: Date | null; traceId?: string; clientIp?: string; status?: string },
@@ -29,7 +32,7 @@ async function addOrder(
     channel: 'alipay_wap',
     gateway: 'sandbox',
     amountLevel: pack.amountLevel,
-    payAmount: pack.amountLevel,
+    payAmount: PAID_CENTS,
     itemCount: pack.itemCount,
     appType: 'wap_browser',
     status: o.status ?? 'paid',
@@ -42,8 +45,12 @@ async function addOrder(
   return orderNo;
 }
 
-const find = (t: TestApp, fields: { chargeTime?: string; orderNo?: string }, by: Caller = {}) =>
-  post(t, '/api/user/find_account', fields as Record<string, string>, by);
+/** find_account with the amount the reader reads off the bill (¥30) unless the fields say otherwise. */
+const find = (
+  t: TestApp,
+  fields: { chargeTime?: string; orderNo?: string; payAmount?: string },
+  by: Caller = {},
+) => post(t, '/api/user/find_account', { payAmount: '30', ...fields } as Record<string, string>, by);
 
 const device = (traceId: string, ip: string, cookie?: string): Caller => ({
   ip,
@@ -99,7 +106,7 @@ describeDb('find the recharge account by the date and order number of a payment'
       method: 'POST',
       url: '/api/user/find_account',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ chargeTime: '2024-03-06', orderNo }).toString(),
+      payload: new URLSearchParams({ chargeTime: '2024-03-06', orderNo, payAmount: '30.00' }).toString(),
     });
     expect(res.json()).toMatchObject({ result: true, data: { account: payer.account } });
   });
@@ -132,6 +139,37 @@ describeDb('find the recharge account by the date and order number of a payment'
     // Nothing changed for the victim.
     expect(await infoStatus(t, victim.cookie)).toBe(200);
     expect((await login(t, victim.account, victim.password, { ip: '10.30.0.3' })).json().result).toBe(true);
+  });
+
+  it('an order number and its day are not enough: the amount paid must match too (issue 23 item 2)', async () => {
+    const payer = await registerVisitor(t, device('device-amount-01', '10.60.0.1'));
+    const orderNo = await addOrder(t, { userId: payer.userId, paidAt: new Date('2024-06-01T04:00:00Z') });
+    // An old client (or someone who saw only the number and the time in the console) sends no amount: a clear 400.
+    const old = await t.app.inject({
+      method: 'POST',
+      url: '/api/user/find_account',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ chargeTime: '2024-06-01', orderNo }).toString(),
+    });
+    expect(old.statusCode).toBe(400);
+    expect(old.json()).toEqual({ result: false, code: 400, msg: '请输入支付金额', data: null });
+    for (const payAmount of ['abc', '-30', '0', '30.001', '1e3']) {
+      const res = await find(t, { chargeTime: '2024-06-01', orderNo, payAmount });
+      expect(res.statusCode, payAmount).toBe(400);
+      expect(res.json().msg, payAmount).toBe('支付金额不正确，请填写支付账单中的实付金额（元）');
+    }
+    // A wrong amount finds nothing, with the same answer as an unknown number, and changes nothing.
+    for (const payAmount of ['6', '29.99', '300']) {
+      const res = await find(t, { chargeTime: '2024-06-01', orderNo, payAmount });
+      expect(res.json(), payAmount).toEqual(NOT_FOUND);
+      expect(res.cookies).toEqual([]);
+    }
+    expect(await infoStatus(t, payer.cookie)).toBe(200);
+    // The amount as bills write it finds the account.
+    for (const payAmount of ['¥30.00', '30.0 元']) {
+      const res = await find(t, { chargeTime: '2024-06-01', orderNo, payAmount });
+      expect(res.json().data?.account, payAmount).toBe(payer.account);
+    }
   });
 
   it('counts only paid orders', async () => {

@@ -5,6 +5,7 @@ import { accountRoutes } from './account.routes.ts';
 import { handoffRoutes } from './handoff.ts';
 import identity from './identity.plugin.ts';
 import { createPasswordGuard } from './password-guard.ts';
+import { readerConsoleRoutes } from './reader-console.ts';
 import { readingProgressRoutes } from './reading-progress.ts';
 import { createSessionSweeper } from './session-sweeper.ts';
 import { createUsersRepository } from './users.repository.ts';
@@ -57,6 +58,10 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
     findAccountPerOrderPerHour: config.findAccountPerOrderPerHour,
     payerOf: (paid) => ctx.ports.payments.payerOf(paid),
   });
+
+  // The console's reader accounts (support resets a password, audited); under /api/admin/, so the operators'
+  // session plugin (registered before this module) guards them.
+  await readerConsoleRoutes(app, { repo, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
 
   return {
     userInfo: (userId) => users.userInfo(deps, { userId }),

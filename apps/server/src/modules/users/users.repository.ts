@@ -1,5 +1,5 @@
 import { and, eq, gt, lt, ne } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Database, Queryable } from '../../db/client.ts';
 import { sessions, users, visitMarks } from '../../db/schema/index.ts';
 
 const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
@@ -49,6 +49,24 @@ export function createUsersRepository(db: Database) {
               ? eq(sessions.userId, userId)
               : and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)),
           );
+      });
+    },
+
+    /**
+     * An operator's reset (the console): the new hash, every session of the reader ends, and the audit entry, in one
+     * transaction. Undefined when there is no such reader.
+     */
+    async resetPassword(userId: number, passwordHash: string, audit: (tx: Queryable) => Promise<unknown>) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({ passwordHash })
+          .where(eq(users.id, userId))
+          .returning({ id: users.id, account: users.account });
+        if (!row) return undefined;
+        await tx.delete(sessions).where(eq(sessions.userId, userId));
+        await audit(tx);
+        return row;
       });
     },
 

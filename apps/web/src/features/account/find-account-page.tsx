@@ -19,14 +19,16 @@ const dayLabel = (type: string, value: number) =>
   type === 'year' ? `${value}年` : type === 'month' ? `${value}月` : type === 'day' ? `${value}日` : value;
 
 /**
- * /user/find-account: recover the recharge account by the China date of a payment and its merchant order number,
- * which only the payer holds (a date alone would let anyone take an account).
+ * /user/find-account: recover the recharge account by the China date of a payment, its merchant order number,
+ * which only the payer holds (a date alone would let anyone take an account), and the amount paid (a number seen
+ * elsewhere is not enough alone).
  */
 export default function FindAccountPage() {
   const today = useMemo(chinaToday, []);
   const min = useMemo(() => new Date(today.getFullYear() - YEARS_BACK, 0, 1), [today]);
   const [date, setDate] = useState<Date | null>(null);
   const orderNo = useText();
+  const payAmount = useText();
   const [picking, setPicking] = useState(false);
   const [found, setFound] = useState<FoundAccount | null>(null);
   const find = useFindAccount();
@@ -37,8 +39,9 @@ export default function FindAccountPage() {
   const submit = () => {
     if (!date) return void showAlert('请选择您的充值扣款日期');
     if (orderNo.value.trim() === '') return void showAlert('请输入订单号');
+    if (payAmount.value.trim() === '') return void showAlert('请输入支付金额');
     find.mutate(
-      { chargeTime: toChargeTime(date), orderNo: orderNo.value.trim() },
+      { chargeTime: toChargeTime(date), orderNo: orderNo.value.trim(), payAmount: payAmount.value.trim() },
       {
         onSuccess: (res) => {
           if (!res.result) {
@@ -71,7 +74,7 @@ export default function FindAccountPage() {
   return (
     <AccountPage
       title="找回充值账号"
-      intro="充值过却找不到账号？选择充值扣款的日期，填写该笔支付的商户订单号，即可找回充值时使用的账号。"
+      intro="充值过却找不到账号？选择充值扣款的日期，填写该笔支付的商户订单号和支付金额，即可找回充值时使用的账号。"
       hours="9:30 ~ 21:00"
     >
       {found ? (
@@ -89,6 +92,14 @@ export default function FindAccountPage() {
             autoComplete="off"
             maxLength={64}
             {...orderNo}
+          />
+          <InputField
+            label="支付金额"
+            placeholder="请输入实付金额（元）"
+            autoComplete="off"
+            inputMode="decimal"
+            maxLength={16}
+            {...payAmount}
           />
         </AccountForm>
       )}

@@ -1,23 +1,25 @@
-import { Dialog, Toast } from 'antd-mobile';
-import { useEffect, useRef } from 'react';
+import { Button, Dialog, Result, Toast } from 'antd-mobile';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { startApp } from '../../app/start.ts';
-import { showAlert } from '../../components/alert.ts';
 import { redeemHandoff } from '../../lib/api/handoff.ts';
-import { homePath, openInBrowserPath } from '../../lib/paths.ts';
+import { homePath, loginPath, openInBrowserPath } from '../../lib/paths.ts';
 import { sitePath } from '../../lib/safe-links.ts';
 import { isChatAppBrowser } from '../../lib/user-agent.ts';
 import { useUserStore } from '../../lib/user-store.ts';
+import './account.css';
 
 /**
  * /handoff?token=&to=: a link from the chat-app prompt, opened in another browser. Without an account on this device
  * it takes the link's account at once; with another one, it asks first (the reader might lose that account's
- * password otherwise). Then the app starts as usual and `to` opens.
+ * password otherwise). Then the app starts as usual and `to` opens. A used, expired or unknown link says so and
+ * offers login, and the app does not start (which would make a new visitor account) until the reader chooses.
  */
 export default function HandoffPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const started = useRef(false);
+  const [expired, setExpired] = useState<{ msg: string; current: string | null } | null>(null);
   const token = params.get('token') ?? '';
   const to = sitePath(params.get('to')) ?? homePath();
 
@@ -33,8 +35,8 @@ export default function HandoffPage() {
     const take = async () => {
       const res = await redeemHandoff(token).catch(() => null);
       if (!res?.result) {
-        showAlert(res?.msg || '链接已失效，请回到微信重新获取');
-        return finish(homePath());
+        const current = useUserStore.getState().userInfo?.account ?? null;
+        return setExpired({ msg: res?.msg || '链接已失效，请回到微信重新获取', current });
       }
       useUserStore.getState().switchUser(res.data);
       Toast.show({ content: `已继续使用账号 ${res.data.account}`, duration: 2000 });
@@ -50,5 +52,41 @@ export default function HandoffPage() {
     }).then((yes) => (yes ? take() : finish(to)));
   }, [navigate, token, to]);
 
-  return <main className="page handoff-page" aria-busy="true" />;
+  if (!expired) return <main className="page handoff-page" aria-busy="true" />;
+
+  // The app starts once the reader chose: after a login (with the account logged in), or to go on browsing.
+  const toLogin = () => {
+    const stop = useUserStore.subscribe((s) => {
+      if (!s.userInfo) return;
+      stop();
+      void startApp();
+    });
+    navigate(loginPath(), { replace: true });
+  };
+  const browse = () => {
+    void startApp();
+    navigate(expired.current ? to : homePath(), { replace: true });
+  };
+  return (
+    <main className="page handoff-page">
+      <Result
+        status="warning"
+        title="链接已失效"
+        description={
+          <>
+            <span className="handoff-reason">{expired.msg}</span>
+            <span>此链接只能使用一次，10分钟内有效。已有账号可直接登录，阅币和VIP跟随账号。</span>
+          </>
+        }
+      />
+      <div className="handoff-actions">
+        <Button block color="primary" shape="rounded" size="large" onClick={toLogin}>
+          登录已有账号
+        </Button>
+        <Button block fill="none" size="large" onClick={browse}>
+          {expired.current ? `继续使用当前账号 ${expired.current}` : '先随便看看'}
+        </Button>
+      </div>
+    </main>
+  );
 }

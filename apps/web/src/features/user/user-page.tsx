@@ -71,7 +71,20 @@ export default function UserPage() {
       <section className="user-card" aria-label="账号信息">
         <dl className="user-fields">
           <CopyField label="账号" value={userInfo?.account ?? ''} testId="user-account" onCopy={copy} />
-          <CopyField label="密码" value={password} testId="user-password" onCopy={copy} />
+          <CopyField
+            label="密码"
+            value={password}
+            testId="user-password"
+            onCopy={copy}
+            // Signed in by a hand-off link (or with a password this phone never saw): say how to get one to log in with.
+            empty={
+              userInfo && (
+                <Link to={passwordPath()} className="user-password-hint">
+                  本机未保存，可在修改密码中设置
+                </Link>
+              )
+            }
+          />
         </dl>
       </section>
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { backgroundLoop } from '../../../shared/background-loop.ts';
+import { orderRef } from '../order-ref.ts';
 import type { OwedNotification, SandboxRepository } from './sandbox.repository.ts';
 import { signedNotification } from './sandbox-signing.ts';
 
@@ -105,7 +106,7 @@ export function createSandboxNotifier(opts: {
       {
         sandbox: 'notify',
         tradeNo: payment.tradeNo,
-        orderNo: payment.orderNo,
+        order: orderRef(payment.orderNo),
         attempt: failedAttempts,
         status: response?.status,
         answer: response?.body.slice(0, 200),

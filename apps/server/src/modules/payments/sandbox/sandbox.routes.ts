@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { cashierPolicy } from '../../../shared/security-headers.ts';
+import { orderRef } from '../order-ref.ts';
 import { cashierMessage, cashierPage } from './cashier-page.ts';
 import type { SandboxNotifier } from './sandbox.notifier.ts';
 import { CASHIER_PATH, type SandboxProvider, TRADE_NO } from './sandbox.provider.ts';
@@ -68,7 +69,10 @@ export async function sandboxRoutes(
     if (payment.status === 'cancelled')
       return html(reply, 409, cashierMessage('已取消', '订单已取消，无法支付'));
     if (await deps.repo.confirm(tradeNo, new Date())) {
-      req.log.info({ sandbox: 'paid', tradeNo, orderNo: payment.orderNo }, 'sandbox payment confirmed');
+      req.log.info(
+        { sandbox: 'paid', tradeNo, order: orderRef(payment.orderNo) },
+        'sandbox payment confirmed',
+      );
       deps.notifier.wake();
     }
     // Paid now or before: either way the payer goes back to the merchant, who learns of it by notification.

@@ -16,6 +16,7 @@ export function OrderNoHelp() {
           </li>
         ))}
       </ul>
+      <p>支付金额即同一笔账单中的实付金额，单位为元，如 30 或 30.00。</p>
     </section>
   );
 }
