@@ -275,7 +275,10 @@ describeDb('importing by upload in the console', () => {
     expect(await t.db.$count(books, eq(books.title, '半途而废'))).toBe(0);
     expect(await t.db.$count(categories, eq(categories.name, '新分类'))).toBe(0);
     // Readers' search does not find it either.
-    const search = await t.app.inject({ method: 'POST', url: `/api/book/search?content=${encodeURIComponent('半途而废')}` });
+    const search = await t.app.inject({
+      method: 'POST',
+      url: `/api/book/search?content=${encodeURIComponent('半途而废')}`,
+    });
     expect(JSON.stringify(search.json())).not.toContain('半途而废');
   });
 
