@@ -119,7 +119,8 @@ export const chapters = pgTable(
  * The search index (docs/decisions.md, "Search at 100,000 books"): for each gram, one or two characters of a
  * book's lowercased title, author or description, the ids of the books that have it, in posting lists keyed by
  * the first of those fields that has it (`tier`: 1 title, 2 author, 3 description) and the book's read-count
- * bucket (`book_rank_bucket(read_count)`, monotonic in the read count). Reading a gram's lists in (tier, bucket
+ * bucket (`indexed_bucket`: `book_rank_bucket(read_count)` when the book was last indexed or moved by the
+ * search-buckets job; monotonic in the read count). Reading a gram's lists in (tier, bucket
  * desc) order gives its books in the search's order up to the bucket, so a page needs the lists up to the page's
  * last bucket only. Kept by triggers on books (migration 0006), whoever writes the books.
  */
