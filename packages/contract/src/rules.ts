@@ -53,3 +53,26 @@ export function payAmountOf(amountLevel: number, discount: number): number {
 /** Client types that are app shells: their pay channels answer JSON for a native bridge instead of redirecting. */
 export const APP_SHELL_TYPES = ['shell', 'ios_desk'] as const;
 export const isAppShell = (appType: string) => (APP_SHELL_TYPES as readonly string[]).includes(appType);
+
+/**
+ * The longest text of a book's fields, in characters (code points), for every writer of a book: the console's forms
+ * and API, the importer (which cuts longer ComicInfo text to these), the seeds, and the database's CHECK constraints
+ * (migration 0017). The search index's cost per book is linear in these, so they also bound every book's re-index.
+ * A title of 100 and a description of 2000 are what the console always allowed; an author line of 50 holds a few
+ * pen names joined (the console's limit too); a category is a short tab label (20). A chapter's title: 100, as the
+ * console's.
+ */
+export const BOOK_TEXT_LIMITS = {
+  title: 100,
+  author: 50,
+  description: 2000,
+  category: 20,
+  chapterTitle: 100,
+} as const;
+
+/** `text` cut to at most `max` characters (code points: a character outside the BMP is one, never split). */
+export function clampText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text.slice(0, 2 * max));
+  return chars.length <= max ? chars.join('') : chars.slice(0, max).join('');
+}

@@ -19,6 +19,7 @@ import {
   Empty,
   Form,
   InputNumber,
+  Popconfirm,
   Row,
   Skeleton,
   Space,
@@ -136,6 +137,15 @@ export default function BookEditPage() {
     }
   };
 
+  // Only a book no reader has paid for: the server refuses the others (unpublish them instead).
+  const remove = async () => {
+    const done = await shown(post<null>(`/api/admin/books/${id}/delete`));
+    if (done !== undefined) {
+      message.success('已删除');
+      navigate('/books');
+    }
+  };
+
   const price = async (values: { freeChapters: number; price: number }) => {
     const saved = await shown(post<BookWithChapters>(`/api/admin/books/${id}/pricing`, values));
     if (saved) {
@@ -226,6 +236,21 @@ export default function BookEditPage() {
         <Button key="reader" href={`/book/${book.id}`} target="_blank">
           在阅读端查看
         </Button>,
+        ...(canWrite
+          ? [
+              <Popconfirm
+                key="delete"
+                title="删除这本书？"
+                description="章节一并删除，不可恢复；有读者购买过的书不能删除，请改为下架。"
+                okText="删除"
+                okButtonProps={{ danger: true }}
+                cancelText="取消"
+                onConfirm={remove}
+              >
+                <Button danger>删除</Button>
+              </Popconfirm>,
+            ]
+          : []),
       ]}
     >
       <Row gutter={16}>

@@ -1,3 +1,4 @@
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import {
@@ -24,6 +25,24 @@ async function inBatches<T>(rows: readonly T[], insert: (batch: T[]) => Promise<
   for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
 }
 
+/** The demo's text within BOOK_TEXT_LIMITS, as every writer of a book (the database refuses it otherwise). */
+function assertWithinLimits(lib: DemoLibrary) {
+  const over = (text: string, max: number) => [...text].length > max;
+  for (const c of lib.categories) {
+    if (over(c.name, BOOK_TEXT_LIMITS.category)) throw new Error(`demo category ${c.name}: name too long`);
+  }
+  for (const b of lib.books) {
+    if (
+      over(b.title, BOOK_TEXT_LIMITS.title) ||
+      over(b.author, BOOK_TEXT_LIMITS.author) ||
+      over(b.abstractContent, BOOK_TEXT_LIMITS.description) ||
+      b.chapters.some((c) => over(c.title, BOOK_TEXT_LIMITS.chapterTitle))
+    ) {
+      throw new Error(`demo book ${b.id}: a text over BOOK_TEXT_LIMITS`);
+    }
+  }
+}
+
 /**
  * Fills an empty catalogue with the demo library in one transaction. A database that already has books is
  * left alone, so this is safe to call on every start.
@@ -37,6 +56,7 @@ export async function seedDemoLibrary(
     const existing = await tx.select({ id: books.id }).from(books).limit(1);
     if (existing.length > 0) return { seeded: false };
 
+    assertWithinLimits(lib);
     await tx.insert(categories).values(lib.categories);
     await inBatches(lib.books, (batch) =>
       tx

@@ -1,3 +1,4 @@
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -13,11 +14,20 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
-export const categories = pgTable('categories', {
-  id: integer().primaryKey().generatedByDefaultAsIdentity(),
-  name: text().notNull().unique(),
-  sort: integer().notNull().default(0),
-});
+export const categories = pgTable(
+  'categories',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    name: text().notNull().unique(),
+    sort: integer().notNull().default(0),
+  },
+  (t) => [
+    check(
+      'categories_name_length',
+      sql`char_length(${t.name}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.category))}`,
+    ),
+  ],
+);
 
 export const books = pgTable(
   'books',
@@ -40,6 +50,10 @@ export const books = pgTable(
     published: boolean().notNull().default(true),
     recommend: integer().notNull().default(0),
     readCount: integer().notNull().default(0),
+    // The read-count bucket the search postings hold the book under (book_rank_bucket(read_count) when its text was
+    // last indexed): a read never re-indexes; the search-buckets job moves books whose bucket changed, a few at a
+    // time (migration 0017, docs/decisions.md "Read counts never re-index a book's text").
+    indexedBucket: smallint().notNull().default(0),
     // Kept equal to the number of chapter rows by the catalogue repository, in the same transaction.
     chapterCount: integer().notNull().default(0),
     picSplitCount: integer().notNull().default(1),
@@ -50,6 +64,13 @@ export const books = pgTable(
     check('books_publish_status', sql`${t.publishStatus} in ('finish', 'serialize')`),
     check('books_pic_split_count', sql`${t.picSplitCount} between 1 and 4`),
     check('books_counts', sql`${t.readCount} >= 0 and ${t.chapterCount} >= 0 and ${t.recommend} >= 0`),
+    // BOOK_TEXT_LIMITS, whoever writes the book.
+    check(
+      'books_text_length',
+      sql`char_length(${t.title}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.title))} and char_length(${t.author}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.author))} and char_length(${t.abstractContent}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.description))}`,
+    ),
+    // The books whose postings' bucket is behind their read count: what the search-buckets job moves.
+    index('books_bucket_behind').on(t.id).where(sql`${t.indexedBucket} <> book_rank_bucket(${t.readCount})`),
     index('books_by_filter').on(t.publishStatus, t.categoryId, t.readCount.desc(), t.id),
     index('books_by_category').on(t.categoryId, t.readCount.desc(), t.id),
     // The list of one publish status, all categories (/api/book/query/{status}/0/{page}).
@@ -98,7 +119,8 @@ export const chapters = pgTable(
  * The search index (docs/decisions.md, "Search at 100,000 books"): for each gram, one or two characters of a
  * book's lowercased title, author or description, the ids of the books that have it, in posting lists keyed by
  * the first of those fields that has it (`tier`: 1 title, 2 author, 3 description) and the book's read-count
- * bucket (`book_rank_bucket(read_count)`, monotonic in the read count). Reading a gram's lists in (tier, bucket
+ * bucket (`indexed_bucket`: `book_rank_bucket(read_count)` when the book was last indexed or moved by the
+ * search-buckets job; monotonic in the read count). Reading a gram's lists in (tier, bucket
  * desc) order gives its books in the search's order up to the bucket, so a page needs the lists up to the page's
  * last bucket only. Kept by triggers on books (migration 0006), whoever writes the books.
  */

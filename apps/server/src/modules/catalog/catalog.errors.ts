@@ -21,3 +21,6 @@ export const notAnImage = (field: string) => badRequest('请上传 PNG、JPEG �
 export const adNotFound = () => notFound('广告不存在');
 /** Someone saved the book since this operator opened it: nothing is written; reload and edit again. */
 export const bookChangedMeanwhile = () => new AppError(409, 409, '内容已被他人修改，请刷新后再试');
+/** A book some reader bought a chapter of, or spent coins on, is kept (their purchases stay readable). */
+export const bookHasBuyers = () =>
+  new AppError(409, 409, '已有读者购买或消费过这本书的章节，不能删除；如需让读者看不到，请下架');

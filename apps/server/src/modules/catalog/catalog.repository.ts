@@ -199,9 +199,11 @@ export function createCatalogRepository(db: Database) {
     async searchBooks(keyword: string, limit: number, offset: number) {
       const hit =
         [...keyword].length <= 2 ? gramHits(keyword, offset + limit) : textHits(keyword, offset + limit);
+      // By the bucket the postings hold first: while the search-buckets job has not yet moved a book whose reads
+      // crossed a bucket, pages stay consistent with the lists they were read from (the same order once it has).
       const rows = await selectBooks()
         .innerJoin(hit, sql`hit.id = ${books.id}`)
-        .orderBy(sql`hit.tier`, ...byReadCount)
+        .orderBy(sql`hit.tier`, newestFirst(books.indexedBucket), ...byReadCount)
         .limit(limit)
         .offset(offset);
       return rows as Book[];

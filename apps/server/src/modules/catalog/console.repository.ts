@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import { books, categories, chapters } from '../../db/schema/index.ts';
+import { books, categories, chapterPurchases, chapters, ledgerTransfers } from '../../db/schema/index.ts';
 
 export type BookRow = typeof books.$inferSelect;
 
@@ -104,6 +104,26 @@ export function createConsoleRepository(db: Database) {
         )
         .orderBy(asc(chapters.number))
         .for('update'),
+
+    /** True when a reader bought (or was given) a chapter of the book, or coins moved for one. */
+    async bookHasBuyers(q: Queryable, bookId: number) {
+      const ofBook = q.select({ id: chapters.id }).from(chapters).where(eq(chapters.bookId, bookId));
+      const [bought] = await q
+        .select({ one: sql<number>`1` })
+        .from(chapterPurchases)
+        .where(inArray(chapterPurchases.chapterId, ofBook))
+        .limit(1);
+      if (bought) return true;
+      const [spent] = await q
+        .select({ one: sql<number>`1` })
+        .from(ledgerTransfers)
+        .where(inArray(ledgerTransfers.chapterId, ofBook))
+        .limit(1);
+      return spent !== undefined;
+    },
+
+    /** The book and everything of it that cascades (chapters, lists, showcase entries, reading places). */
+    deleteBook: (q: Queryable, bookId: number) => q.delete(books).where(eq(books.id, bookId)),
 
     /** First `freeChapters` chapters free, the rest at `price`: one statement. */
     priceBook: (q: Queryable, bookId: number, freeChapters: number, price: number) =>

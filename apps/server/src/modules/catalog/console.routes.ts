@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
@@ -76,9 +77,9 @@ export async function consoleRoutes(
         params: Type.Object({ id: Id }),
         body: Type.Object({
           version: Type.String({ maxLength: 40 }),
-          title: Type.Optional(Text(1, 100)),
-          author: Type.Optional(Text(1, 50)),
-          description: Type.Optional(Type.String({ maxLength: 2000 })),
+          title: Type.Optional(Text(1, BOOK_TEXT_LIMITS.title)),
+          author: Type.Optional(Text(1, BOOK_TEXT_LIMITS.author)),
+          description: Type.Optional(Type.String({ maxLength: BOOK_TEXT_LIMITS.description })),
           categoryId: Type.Optional(Id),
           status: Type.Optional(Status),
           vipFree: Type.Optional(Type.Boolean()),
@@ -96,6 +97,22 @@ export async function consoleRoutes(
         editor: auditActorOf(req),
       });
       return ok(book, '已保存');
+    },
+  );
+
+  r.post(
+    '/api/admin/books/:id/delete',
+    {
+      schema: {
+        tags,
+        summary: '删除书籍（连同章节；有读者购买或消费过的书不能删除，可下架）',
+        params: Type.Object({ id: Id }),
+      },
+      config: { operatorRoles: CATALOGUE_WRITERS },
+    },
+    async (req) => {
+      await catalogue.deleteBook(deps, { id: req.params.id, editor: auditActorOf(req) });
+      return ok(null, '已删除');
     },
   );
 
@@ -129,7 +146,7 @@ export async function consoleRoutes(
         params: Type.Object({ id: Id, number: Id }),
         body: Type.Object(
           {
-            title: Type.Optional(Text(1, 100)),
+            title: Type.Optional(Text(1, BOOK_TEXT_LIMITS.chapterTitle)),
             price: Type.Optional(Price),
             publishAt: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
           },

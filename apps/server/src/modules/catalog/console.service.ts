@@ -1,6 +1,12 @@
 import type { Queryable } from '../../db/client.ts';
 import type { AuditEntry } from '../operators/index.ts';
-import { bookChangedMeanwhile, bookNotFound, categoryNotFound, chapterNotFound } from './catalog.errors.ts';
+import {
+  bookChangedMeanwhile,
+  bookHasBuyers,
+  bookNotFound,
+  categoryNotFound,
+  chapterNotFound,
+} from './catalog.errors.ts';
 import type { BookRow, ConsoleRepository } from './console.repository.ts';
 import { recountChapters } from './scheduled-chapters.ts';
 
@@ -95,6 +101,40 @@ export async function editBook(
   });
   deps.changed();
   return bookView(saved);
+}
+
+/** A foreign key of a purchase or transfer stopped the delete (a purchase committed meanwhile). */
+const isRestricted = (err: unknown) =>
+  [err, (err as { cause?: unknown } | null)?.cause].some(
+    (e) => (e as { code?: string } | null)?.code === '23503',
+  );
+
+/**
+ * Deletes a book no reader has paid for (no purchase or coin transfer on any of its chapters), with its chapters:
+ * an import that went wrong is cleaned up this way. A book with buyers is refused (409): unpublish it instead, so
+ * they keep reading what they bought. Audited with the book as it was.
+ */
+export async function deleteBook(deps: ConsoleDeps, input: { id: number; editor: Editor }) {
+  try {
+    await deps.repo.transaction(async (tx) => {
+      const before = await deps.repo.book(input.id, tx, true);
+      if (!before) throw bookNotFound();
+      if (await deps.repo.bookHasBuyers(tx, input.id)) throw bookHasBuyers();
+      await deps.repo.deleteBook(tx, input.id);
+      const { version: _v, ...beforeView } = bookView(before);
+      await deps.audit(tx, {
+        ...input.editor,
+        action: 'book.delete',
+        target: `book:${input.id}`,
+        before: beforeView,
+        after: null,
+      });
+    });
+  } catch (err) {
+    if (isRestricted(err)) throw bookHasBuyers();
+    throw err;
+  }
+  deps.changed();
 }
 
 /**

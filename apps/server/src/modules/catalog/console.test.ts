@@ -240,6 +240,43 @@ describeDb('the console’s catalogue', () => {
     ).toBe(400);
   });
 
+  it('deletes a book no reader paid for, audited; refuses one with a buyer, and other roles', async () => {
+    const [priced] = await t.db
+      .select()
+      .from(chapters)
+      .where(eq(chapters.bookId, 12))
+      .orderBy(chapters.number)
+      .limit(1);
+    const buyer = await t.app.inject({ method: 'POST', url: '/api/user/register' });
+    await t.db
+      .insert(chapterPurchases)
+      .values({ userId: buyer.json().data.userId, chapterId: priced?.id as number, price: 0 });
+    const before = await snapshot();
+    for (const role of ['finance', 'support'] as const) {
+      expect((await admin(role, 'POST', '/api/admin/books/11/delete')).statusCode).toBe(403);
+    }
+    const kept = await admin('editor', 'POST', '/api/admin/books/12/delete');
+    expect(kept.statusCode).toBe(409);
+    expect(kept.json()).toMatchObject({
+      result: false,
+      code: 409,
+      msg: '已有读者购买或消费过这本书的章节，不能删除；如需让读者看不到，请下架',
+    });
+    expect(await snapshot()).toEqual(before);
+
+    const title = (await reader('/api/book/detail/11')).data.book.title as string;
+    const deleted = await admin('editor', 'POST', '/api/admin/books/11/delete');
+    expect(deleted.json()).toMatchObject({ result: true, msg: '已删除' });
+    expect(await t.db.$count(books, eq(books.id, 11))).toBe(0);
+    expect(await t.db.$count(chapters, eq(chapters.bookId, 11))).toBe(0);
+    const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'book.delete'));
+    expect(audit).toMatchObject({ actor: 'editor1', target: 'book:11', after: null });
+    expect(audit?.before).toMatchObject({ title });
+    // Readers see it gone at once.
+    expect((await reader('/api/book/detail/11')).code).toBe(404);
+    expect((await admin('editor', 'POST', '/api/admin/books/11/delete')).statusCode).toBe(404);
+  });
+
   it('refuses bad input with a clear message and changes nothing', async () => {
     const book = (await admin('editor', 'GET', '/api/admin/books/4')).json().data;
     const before = await snapshot();

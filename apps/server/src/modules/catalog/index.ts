@@ -17,6 +17,7 @@ import { createImportJobs, createImportWorker, uploadPlace } from './import/impo
 import type { ImportOptions, ImportReport, ImportRun } from './import/index.ts';
 import { runImport } from './import/index.ts';
 import { createScheduledChapters } from './scheduled-chapters.ts';
+import { createSearchBuckets } from './search-buckets.ts';
 
 // The importer (npm run import, the control socket): read by the command line and main.ts.
 export * as importer from './import/index.ts';
@@ -52,6 +53,7 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     log: ctx.log.child({ job: 'scheduled-chapters' }),
   });
   ctx.jobs.add(scheduled.loop);
+  ctx.jobs.add(createSearchBuckets(ctx.db, { log: ctx.log.child({ job: 'search-buckets' }) }).loop);
   await homeConsoleRoutes(app, createHomeConsole(ctx.db, audited));
   const runner = {
     db: ctx.db,

@@ -1,6 +1,8 @@
 // The search index (book_postings) and the list totals (book_counts) that triggers on books keep: after every
 // kind of write they equal what the books say, and search pages equal a brute-force search of the books.
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import { sql } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeDb, type TestDatabase } from '../../../test/test-database.ts';
 import type { Database } from '../../db/client.ts';
@@ -9,15 +11,23 @@ import { seedDemoLibrary } from '../../seed/seed-demo.ts';
 import { seedScale } from '../../seed/seed-scale.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
+import { createSearchBuckets } from './search-buckets.ts';
+
+const silent = pino({ level: 'silent' });
 
 async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
   return rowsOf<T>(await db.execute(query));
 }
 
-/** Postings that should be there and are not, and postings that are there and should not be (at most 5 each). */
+/**
+ * Postings that should be there and are not, and postings that are there and should not be (at most 5 each). First
+ * the search-buckets job's work, as it does it (batches until none is left): books are indexed at their read
+ * count's bucket once it has run.
+ */
 async function postingsDrift(db: Database) {
+  while ((await createSearchBuckets(db, { log: silent }).moveBatch()) > 0);
   const expected = sql`select g.gram, g.tier, book_rank_bucket(b.read_count) as bucket, b.id
-    from books as b, book_grams(b.title, b.author, b.abstract_content) as g`;
+    from books as b, book_grams(b.title, b.author, b.abstract_content) as g where b.published`;
   const actual = sql`select p.gram, p.tier, p.bucket, unnest(p.book_ids) as id from book_postings as p`;
   return {
     missing: await rows(db, sql`(${expected} except all ${actual}) limit 5`),
@@ -223,6 +233,124 @@ describeDb('search index and list totals', () => {
     expect(await stored()).toBe(0);
     expect(await repo.chapterList(bookId)).toEqual(await real());
     expect(await repo.chapterList(999_999)).toEqual([]);
+  });
+
+  it('computes the grams in linear time, bounded by the field limits, equal to every substring of 1 and 2 characters', async () => {
+    // Characters of 1 to 4 bytes, one above the BMP: every 1- and 2-character substring, by brute force.
+    const title = 'Ab书𠀀名c';
+    const author = '作者𠀀';
+    const about = '书名 AB 简介𠀀𠀀';
+    const expected = new Map<string, number>();
+    for (const [tier, text] of [title, author, about].entries()) {
+      const chars = [...text.toLowerCase()];
+      chars.forEach((c, i) => {
+        for (const gram of [c, i + 1 < chars.length ? c + chars[i + 1] : undefined]) {
+          if (gram !== undefined && !expected.has(gram)) expected.set(gram, tier + 1);
+        }
+      });
+    }
+    const got = await rows<{ gram: string; tier: number }>(
+      db,
+      sql`select gram, tier from book_grams(${title}, ${author}, ${about})`,
+    );
+    expect(new Map(got.map((g) => [g.gram, Number(g.tier)]))).toEqual(expected);
+
+    // A field of millions of multibyte characters (an imported Series once was 60 million): cut to its limit inside
+    // the function, in linear time. The gram function of 0006 took minutes on this.
+    const started = performance.now();
+    const [huge] = await rows<{ n: number; longest: number }>(
+      db,
+      sql`select count(*)::int as n, max(char_length(gram))::int as longest
+          from book_grams(repeat('书名', 1000000), repeat('作', 1000000), repeat('简介', 1000000))`,
+    );
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(huge).toEqual({ n: 10, longest: 2 }); // 书 名 书名 名书, 作 作作, 简 介 简介 介简
+  }, 30_000);
+
+  it('refuses text over the limits in the database, whoever writes it', async () => {
+    const [category] = await db.select().from(categories).limit(1);
+    const book = (over: Partial<typeof books.$inferInsert>) => ({
+      title: '限长之书',
+      author: '作者',
+      cover: '',
+      horiCover: '',
+      categoryId: category?.id ?? 1,
+      publishStatus: 'serialize',
+      ...over,
+    });
+    const violation = (err: unknown) =>
+      String((err as { cause?: { message?: string } }).cause?.message ?? err);
+    for (const over of [
+      { title: 'あ'.repeat(BOOK_TEXT_LIMITS.title + 1) },
+      { author: 'a'.repeat(BOOK_TEXT_LIMITS.author + 1) },
+      { abstractContent: '简'.repeat(BOOK_TEXT_LIMITS.description + 1) },
+    ]) {
+      await expect(
+        db
+          .insert(books)
+          .values(book(over))
+          .catch((e) => Promise.reject(violation(e))),
+      ).rejects.toMatch(/books_text_length/);
+    }
+    await expect(
+      db
+        .insert(categories)
+        .values({ name: '类'.repeat(BOOK_TEXT_LIMITS.category + 1) })
+        .catch((e) => Promise.reject(violation(e))),
+    ).rejects.toMatch(/categories_name_length/);
+    // At the limits: written (a character above the BMP counts as one).
+    const [ok] = await db
+      .insert(books)
+      .values(
+        book({
+          title: '𠀀'.repeat(BOOK_TEXT_LIMITS.title),
+          author: 'a'.repeat(BOOK_TEXT_LIMITS.author),
+          abstractContent: '简'.repeat(BOOK_TEXT_LIMITS.description),
+        }),
+      )
+      .returning({ id: books.id });
+    await db.delete(books).where(sql`${books.id} = ${ok?.id}`);
+  });
+
+  it('never re-indexes a book on a read: the search-buckets job moves it to its new bucket later', async () => {
+    const repo = createCatalogRepository(db);
+    const [category] = await db.select().from(categories).limit(1);
+    const [book] = await db
+      .insert(books)
+      .values({
+        title: '读数之书',
+        author: '读数作者',
+        abstractContent: '读'.repeat(BOOK_TEXT_LIMITS.description),
+        cover: '',
+        horiCover: '',
+        categoryId: category?.id ?? 1,
+        publishStatus: 'serialize',
+        readCount: 5,
+      })
+      .returning({ id: books.id });
+    const id = book?.id as number;
+    const bucketsOf = async () =>
+      (
+        await rows<{ bucket: number }>(
+          db,
+          sql`select distinct bucket from book_postings where ${id} = any (book_ids) order by 1`,
+        )
+      ).map((r) => Number(r.bucket));
+    expect(await bucketsOf()).toEqual([0]);
+    // Reads through the read path, across two buckets (10 and 20 reads): the postings stay where they were.
+    for (let i = 0; i < 20; i++) await repo.countRead(id);
+    expect(await bucketsOf()).toEqual([0]);
+    // The search still finds it, ordered by the bucket its postings hold.
+    expect((await repo.searchBooks('读数之', 20, 0)).map((b) => b.bookId)).toContain(id);
+    const jobs = createSearchBuckets(db, { log: silent });
+    while ((await jobs.moveBatch(1)) > 0);
+    expect(await bucketsOf()).toEqual([2]);
+    expect((await repo.searchBooks('读数之', 20, 0)).map((b) => b.bookId)).toContain(id);
+    // An edit of its text indexes it at its current bucket at once.
+    for (let i = 0; i < 10; i++) await repo.countRead(id);
+    await db.update(books).set({ author: '新作者' }).where(sql`${books.id} = ${id}`);
+    expect(await bucketsOf()).toEqual([3]);
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
   });
 
   it('totals each list from the counts, equal to counting the books', async () => {

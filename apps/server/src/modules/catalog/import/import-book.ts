@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.ts';
+import type { Database, Queryable } from '../../../db/client.ts';
 import { books, categories, chapters, imageAssets } from '../../../db/schema/index.ts';
+import { rowsOf } from '../../../shared/rows.ts';
 import { preparePage, type StoredPage } from './import-pages.ts';
-import type { BookSource, ChapterSource } from './import-source.ts';
+import type { BookSource, ChapterSource, PageSource } from './import-source.ts';
 
 export interface ImportOptions {
   /** Into this book (else the book whose title matches, else a new one). */
@@ -43,43 +45,96 @@ export class ImportRefused extends Error {}
 
 const DEFAULT_CATEGORY = '其他';
 
-const titleOf = (source: BookSource, opts: ImportOptions) => opts.title?.trim() || source.title;
+const titleOf = (source: BookSource, opts: ImportOptions) =>
+  clampText(opts.title?.trim() || source.title, BOOK_TEXT_LIMITS.title);
 
 const priceOf = (number: number, opts: ImportOptions) =>
   opts.price !== undefined && number > (opts.freeChapters ?? 0) ? opts.price : 0;
 
-/** The book's id: the one asked for, the one with this title, or a new one. */
-async function findOrCreateBook(db: Database, source: BookSource, opts: ImportOptions) {
+type BookRow = typeof books.$inferSelect;
+
+/**
+ * The book asked for, or the one with this title; else a new book's id, taken from the books' sequence but not yet
+ * written: the book (and its category, when new) is inserted with its first chapter, in that chapter's transaction
+ * (createBook), so an import that fails or is killed before its first chapter leaves no empty book or category for
+ * readers to find.
+ */
+async function findBook(
+  db: Database,
+  source: BookSource,
+  opts: ImportOptions,
+): Promise<{ book: BookRow; exists: boolean }> {
   if (opts.bookId !== undefined) {
     const [found] = await db.select().from(books).where(eq(books.id, opts.bookId));
     if (!found) throw new ImportRefused(`书籍 ${opts.bookId} 不存在`);
-    return { book: found, created: false };
+    return { book: found, exists: true };
   }
   const [same] = await db
     .select()
     .from(books)
     .where(eq(books.title, titleOf(source, opts)))
     .limit(1);
-  if (same) return { book: same, created: false };
-  return db.transaction(async (tx) => {
-    const categoryName = source.genre ?? DEFAULT_CATEGORY;
-    await tx.insert(categories).values({ name: categoryName }).onConflictDoNothing();
-    const [category] = await tx.select().from(categories).where(eq(categories.name, categoryName));
-    const [book] = await tx
-      .insert(books)
-      .values({
-        title: titleOf(source, opts),
-        author: source.author ?? '',
-        abstractContent: source.summary ?? '',
-        categoryId: (category as { id: number }).id,
-        publishStatus: source.finished ? 'finish' : 'serialize',
-        vipFree: opts.vipFree ?? false,
-        cover: '',
-        horiCover: '',
-      })
-      .returning();
-    return { book: book as typeof books.$inferSelect, created: true };
+  if (same) return { book: same, exists: true };
+  const [next] = rowsOf<{ id: number }>(
+    await db.execute(sql`select nextval(pg_get_serial_sequence('books', 'id'))::int as id`),
+  );
+  const book = {
+    id: Number(next?.id),
+    title: titleOf(source, opts),
+    author: source.author ?? '',
+    abstractContent: source.summary ?? '',
+    publishStatus: source.finished ? 'finish' : 'serialize',
+    vipFree: opts.vipFree ?? false,
+    cover: '',
+    horiCover: '',
+  };
+  return { book: book as BookRow, exists: false };
+}
+
+/** Writes the new book found by findBook (and its category when new), in its first chapter's transaction. */
+async function createBook(tx: Queryable, book: BookRow, source: BookSource, cover: string) {
+  const categoryName = source.genre ?? DEFAULT_CATEGORY;
+  await tx.insert(categories).values({ name: categoryName }).onConflictDoNothing();
+  const [category] = await tx.select().from(categories).where(eq(categories.name, categoryName));
+  await tx.insert(books).values({
+    id: book.id,
+    title: book.title,
+    author: book.author,
+    abstractContent: book.abstractContent,
+    categoryId: (category as { id: number }).id,
+    publishStatus: book.publishStatus,
+    vipFree: book.vipFree,
+    cover,
+    horiCover: cover,
   });
+}
+
+/**
+ * The cover of a book that has none yet (covers need no grant: a page of a priced chapter must never be one): the
+ * archive's own cover image, else the first page of a free chapter, else none (an operator sets it).
+ */
+async function coverPage(
+  source: BookSource,
+  chapterPages: StoredPage[],
+  price: number,
+  tried: { archive: boolean },
+) {
+  if (source.cover && !tried.archive) {
+    tried.archive = true;
+    const page = await readCover(source.cover);
+    if (page) return page;
+  }
+  return price === 0 ? chapterPages[0] : undefined;
+}
+
+/** The archive's cover image decoded as a page (its first part when tall); undefined when it cannot be read. */
+async function readCover(cover: PageSource) {
+  try {
+    const [first] = await preparePage(await cover.read(), cover.label);
+    return first;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The chapters by number; the same number twice is refused. */
@@ -142,18 +197,23 @@ export async function importBook(
   const ordered = chaptersInOrder(source);
   if (opts.dryRun) return planImport(source, opts);
   const { db } = deps;
-  const { book, created } = await findOrCreateBook(db, source, opts);
-  const report: ImportReport = { bookId: book.id, title: book.title, created, chapters: [] };
+  const found = await findBook(db, source, opts);
+  const { book } = found;
+  let exists = found.exists;
+  const report: ImportReport = { bookId: book.id, title: book.title, created: false, chapters: [] };
   const total = ordered.reduce((n, c) => n + c.pages.length, 0);
   let done = 0;
   let cover = book.cover;
+  const coverTried = { archive: false };
   try {
     for (const chapter of ordered) {
       const { pages, hash } = await prepareChapter(chapter, () => deps.progress?.(++done, total));
-      const [existing] = await db
-        .select({ hash: chapters.contentHash })
-        .from(chapters)
-        .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)));
+      const [existing] = exists
+        ? await db
+            .select({ hash: chapters.contentHash })
+            .from(chapters)
+            .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)))
+        : [];
       const price = priceOf(chapter.number, opts);
       const line = { number: chapter.number, title: chapter.title, pages: pages.length, price };
       if (existing && existing.hash === hash) {
@@ -169,11 +229,16 @@ export async function importBook(
       const dir = `pages/imports/${book.id}/${chapter.number}-${hash.slice(0, 16)}`;
       const paths = pages.map((p, i) => `${dir}/${i + 1}.${p.ext}`);
       for (const [i, page] of pages.entries()) await deps.putOriginal(paths[i] as string, page.bytes);
+      const coverBefore = cover;
       if (!cover) {
-        cover = `covers/imports/${book.id}/cover.${pages[0]?.ext}`;
-        await deps.putOriginal(cover, (pages[0] as StoredPage).bytes);
+        const page = await coverPage(source, pages, price, coverTried);
+        if (page) {
+          cover = `covers/imports/${book.id}/cover.${page.ext}`;
+          await deps.putOriginal(cover, page.bytes);
+        }
       }
       await db.transaction(async (tx) => {
+        if (!exists) await createBook(tx, book, source, cover);
         await tx
           .insert(imageAssets)
           .values(pages.map((p, i) => ({ path: paths[i] as string, width: p.width, height: p.height })))
@@ -193,10 +258,21 @@ export async function importBook(
           .set({
             chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${book.id} and ${chapters.publishAt} is null)`,
             updatedAt: sql`now()`,
-            ...(book.cover ? {} : { cover, horiCover: cover }),
+            ...(coverBefore === cover ? {} : { cover, horiCover: cover }),
           })
           .where(eq(books.id, book.id));
+        // Chapters that were written without a cover (none could be had then) get the one found now.
+        if (cover && !coverBefore) {
+          await tx
+            .update(chapters)
+            .set({ cover })
+            .where(and(eq(chapters.bookId, book.id), eq(chapters.cover, '')));
+        }
       });
+      if (!exists) {
+        exists = true;
+        report.created = true;
+      }
       report.chapters.push({ ...line, outcome: existing ? 'replaced' : 'added' });
     }
   } catch (err) {

@@ -14,8 +14,11 @@ import type { ImportActor } from './import-runner.ts';
 const BEAT_MS = 500;
 /** A running import not heard of for this long (30 missed beats) died with its server: it is claimed again. */
 const DEAD_AFTER_SECONDS = 15;
-/** An upload whose runs killed its server this many times is given up. */
-const MAX_ATTEMPTS = 3;
+/**
+ * An upload whose runs ended with their server this many times is given up: an archive that kills (or freezes) its
+ * server the same way twice is not run a third time.
+ */
+export const MAX_ATTEMPTS = 2;
 /** An import still unfinished after a day (its data directory gone) is given up. */
 const GIVE_UP_HOURS = 24;
 /** How often a server looks for imports queued on its data directory (an upload wakes it at once). */

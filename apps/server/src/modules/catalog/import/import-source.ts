@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
 import { XMLParser } from 'fast-xml-parser';
 import yauzl from 'yauzl';
 
@@ -34,6 +35,8 @@ export interface BookSource {
   tags?: string[];
   /** ComicInfo's Count and a finished hint: the book is complete. */
   finished?: boolean;
+  /** The archive's own cover image (ComicInfo's FrontCover page, or a file named cover.*), if it has one. */
+  cover?: PageSource;
   chapters: ChapterSource[];
 }
 
@@ -42,6 +45,13 @@ const ARCHIVE = /\.(cbz|zip)$/i;
 /** An archive's whole content may not pass this (a zip bomb stops here, not in memory). */
 const MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024;
 const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+/**
+ * A ComicInfo.xml larger than this is refused before it is read or parsed: a real one is a few KB (its Summary is cut
+ * to BOOK_TEXT_LIMITS anyway); an archive of 61 KB once carried a 60-million-character Series.
+ */
+export const MAX_COMIC_INFO_BYTES = 256 * 1024;
+/** A file that names itself the cover: `cover.jpg`, `Cover.png` (at any depth). */
+const COVER_FILE = /(^|\/)cover\.[a-z0-9]+$/i;
 
 const natural = new Intl.Collator('zh-Hans-CN', { numeric: true, sensitivity: 'base' });
 /** Natural order: `2.jpg` before `10.jpg`. */
@@ -53,7 +63,13 @@ export function numberIn(name: string): number | undefined {
   return found ? Number(found[0]) : undefined;
 }
 
+interface ComicInfoPage {
+  '@_Image'?: string;
+  '@_Type'?: string;
+}
+
 interface ComicInfo {
+  Pages?: { Page?: ComicInfoPage | ComicInfoPage[] };
   Series?: string;
   Number?: string | number;
   Title?: string;
@@ -66,7 +82,12 @@ interface ComicInfo {
 
 function parseComicInfo(xml: Buffer): ComicInfo | undefined {
   try {
-    const parsed = new XMLParser({ parseTagValue: false, processEntities: true }).parse(xml.toString('utf8'));
+    const parsed = new XMLParser({
+      parseTagValue: false,
+      processEntities: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: '@_',
+    }).parse(xml.toString('utf8'));
     return parsed?.ComicInfo as ComicInfo | undefined;
   } catch {
     return undefined;
@@ -75,6 +96,11 @@ function parseComicInfo(xml: Buffer): ComicInfo | undefined {
 
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+/** A text field of ComicInfo cut to its limit (BOOK_TEXT_LIMITS): longer text is cut, not refused. */
+const bounded = (value: unknown, max: number) => {
+  const found = text(value);
+  return found === undefined ? undefined : clampText(found, max).trim() || undefined;
+};
 const stem = (name: string) => path.basename(name).replace(/\.[^.]+$/, '');
 
 /** An archive's entries, read lazily: names, and each file's bytes on demand (bounded). */
@@ -129,15 +155,23 @@ async function readArchive(file: string, archives: Archive[]) {
   archives.push(archive);
   const label = path.basename(file);
   const infoEntry = archive.entries.find((e) => /(^|\/)ComicInfo\.xml$/i.test(e.fileName));
+  if (infoEntry && infoEntry.uncompressedSize > MAX_COMIC_INFO_BYTES) {
+    throw new ImportSourceError(
+      `${label} › ${infoEntry.fileName}: 大于 ${MAX_COMIC_INFO_BYTES / 1024} KB，不是正常的漫画信息文件，已拒绝导入`,
+    );
+  }
   const info = infoEntry ? parseComicInfo(await archive.read(infoEntry)) : undefined;
   const images = archive.entries.filter((e) => IMAGE.test(e.fileName));
+  const cover = coverOf(archive, label, info, images);
+  // A cover.* at the top beside chapter folders is the book's cover, not a chapter of its own.
+  const paged = images.filter((e) => e.fileName.includes('/') || !COVER_FILE.test(e.fileName));
   const folders = new Set(
-    images.map((e) => (e.fileName.includes('/') ? (e.fileName.split('/')[0] as string) : '')),
+    paged.map((e) => (e.fileName.includes('/') ? (e.fileName.split('/')[0] as string) : '')),
   );
   if (folders.size > 1 && !folders.has('')) {
     const chapters = naturalSort([...folders]).map((folder, i) => ({
       number: numberIn(folder) ?? i + 1,
-      title: folder,
+      title: clampText(folder, BOOK_TEXT_LIMITS.chapterTitle),
       label: `${label} › ${folder}`,
       pages: pagesOf(
         archive,
@@ -145,15 +179,30 @@ async function readArchive(file: string, archives: Archive[]) {
         images.filter((e) => e.fileName.startsWith(`${folder}/`)),
       ),
     }));
-    return { info, chapters };
+    return { info, chapters, cover };
   }
   const chapter: ChapterSource = {
     number: Number(info?.Number) > 0 ? Math.floor(Number(info?.Number)) : (numberIn(stem(file)) ?? 0),
-    title: text(info?.Title) ?? stem(file),
+    title:
+      bounded(info?.Title, BOOK_TEXT_LIMITS.chapterTitle) ??
+      clampText(stem(file), BOOK_TEXT_LIMITS.chapterTitle),
     label,
     pages: pagesOf(archive, label, images),
   };
-  return { info, chapters: [chapter] };
+  return { info, chapters: [chapter], cover };
+}
+
+/** The archive's cover image: the page ComicInfo marks FrontCover (by its index in page order), else cover.*. */
+function coverOf(archive: Archive, label: string, info: ComicInfo | undefined, images: yauzl.Entry[]) {
+  const marked = [info?.Pages?.Page ?? []].flat().find((p) => p['@_Type'] === 'FrontCover');
+  const index = Number(marked?.['@_Image']);
+  const ordered = naturalSort(images.map((e) => e.fileName));
+  const name =
+    (Number.isInteger(index) && index >= 0 ? ordered[index] : undefined) ??
+    ordered.find((n) => COVER_FILE.test(n));
+  if (name === undefined) return undefined;
+  const entry = images.find((e) => e.fileName === name) as yauzl.Entry;
+  return { label: `${label} › ${name}`, read: () => archive.read(entry) };
 }
 
 async function readImageFolder(dir: string, number: number | undefined): Promise<ChapterSource> {
@@ -161,7 +210,7 @@ async function readImageFolder(dir: string, number: number | undefined): Promise
   const label = path.basename(dir);
   return {
     number: number ?? 0,
-    title: label,
+    title: clampText(label, BOOK_TEXT_LIMITS.chapterTitle),
     label,
     pages: names.map((name) => ({ label: `${label} › ${name}`, read: () => readFile(path.join(dir, name)) })),
   };
@@ -187,12 +236,14 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
   try {
     const info = await stat(source);
     let comic: ComicInfo | undefined;
+    let cover: PageSource | undefined;
     let chapters: ChapterSource[];
     let title = stem(source);
     if (info.isFile()) {
       if (!ARCHIVE.test(source)) throw new ImportSourceError(`${source}: 不是 .cbz 或 .zip`);
       const read = await readArchive(source, archives);
       comic = read.info;
+      cover = read.cover;
       chapters = read.chapters;
       // One chapter's archive: the book is named by its ComicInfo, else by the folder it sits in.
       if (read.chapters.length === 1) title = path.basename(path.dirname(path.resolve(source)));
@@ -204,6 +255,7 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
         for (const name of archiveNames) {
           const read = await readArchive(path.join(source, name), archives);
           comic ??= read.info;
+          cover ??= read.cover;
           chapters.push(...read.chapters);
         }
       } else {
@@ -211,19 +263,28 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
         for (const n of names) if ((await stat(path.join(source, n))).isDirectory()) folders.push(n);
         chapters = await Promise.all(folders.map((f) => readImageFolder(path.join(source, f), numberIn(f))));
       }
+      // A folder's own cover.* (beside the chapters).
+      const coverName = names.find((n) => COVER_FILE.test(n) && IMAGE.test(n));
+      if (coverName && !cover) {
+        cover = {
+          label: `${path.basename(source)} › ${coverName}`,
+          read: () => readFile(path.join(source, coverName)),
+        };
+      }
     }
     chapters = numberChapters(chapters.filter((c) => c.pages.length > 0));
     if (chapters.length === 0) throw new ImportSourceError(`${source}: 没有找到含图片的章节`);
     const book: BookSource = {
-      title: text(comic?.Series) ?? title,
-      author: text(comic?.Writer),
-      summary: text(comic?.Summary),
-      genre: text(comic?.Genre)?.split(/[,，]/)[0]?.trim(),
+      title: bounded(comic?.Series, BOOK_TEXT_LIMITS.title) ?? clampText(title, BOOK_TEXT_LIMITS.title),
+      author: bounded(comic?.Writer, BOOK_TEXT_LIMITS.author),
+      summary: bounded(comic?.Summary, BOOK_TEXT_LIMITS.description),
+      genre: bounded(text(comic?.Genre)?.split(/[,，]/)[0], BOOK_TEXT_LIMITS.category),
       tags: text(comic?.Tags)
         ?.split(/[,，]/)
         .map((t) => t.trim())
         .filter(Boolean),
       finished: Number(comic?.Count) > 0 && chapters.length >= Number(comic?.Count),
+      cover,
       chapters,
     };
     return { book, close };

@@ -2,13 +2,15 @@
 // background and reports its progress to whichever server the browser asks; refused input changes nothing.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { png, zipBytes } from '../../../../test/comic-files.ts';
 import { consoleOperators, uploadForm } from '../../../../test/console-kit.ts';
 import { createTestApp, type TestApp } from '../../../../test/test-app.ts';
 import { describeDb } from '../../../../test/test-database.ts';
-import { auditLog, books, chapters, importJobs } from '../../../db/schema/index.ts';
+import { auditLog, books, categories, chapters, importJobs } from '../../../db/schema/index.ts';
 
 describeDb('importing by upload in the console', () => {
   let t: TestApp;
@@ -158,7 +160,7 @@ describeDb('importing by upload in the console', () => {
     await expect.poll(uploadsLeft).toEqual([]); // removed just after the row is written
   });
 
-  it('resumes an import whose server stopped, gives up after three runs or when its file is gone', async () => {
+  it('resumes an import whose server stopped, gives up after two runs or when its file is gone', async () => {
     // As a server killed mid-import leaves it: running, its heartbeat two minutes old, its archive still there.
     const place = (await readFile(path.join(t.config.dataDir, 'uploads/.place'), 'utf8')).trim();
     const folder = path.join(t.config.dataDir, 'uploads', 'left-behind');
@@ -187,8 +189,9 @@ describeDb('importing by upload in the console', () => {
       state: 'queued',
       message: '服务器中断，恢复运行后自动继续',
     });
+    // Run twice already, and its server ended both times: not run a third time.
     const tooMany = await left({
-      attempts: 3,
+      attempts: 2,
       createdAt: sql`now() - interval '1 minute'` as unknown as Date,
     });
     const gone = await left({ source: path.join(folder, 'missing.zip') });
@@ -211,6 +214,130 @@ describeDb('importing by upload in the console', () => {
     // Another data directory's import is not this server's to run.
     expect((await job(elsewhere.id)).state).toBe('queued');
     await t.db.delete(importJobs).where(eq(importJobs.id, elsewhere.id));
+  });
+
+  const comicInfo = (fields: Record<string, string>, pages = '') =>
+    `<?xml version="1.0"?><ComicInfo>${Object.entries(fields)
+      .map(([k, v]) => `<${k}>${v}</${k}>`)
+      .join('')}${pages}</ComicInfo>`;
+
+  it('cuts ComicInfo text to the book limits, and refuses a ComicInfo.xml too large before reading it', async () => {
+    const long = await zipBytes({
+      'ComicInfo.xml': comicInfo({
+        Series: `长${'名'.repeat(300)}`,
+        Writer: 'w'.repeat(80),
+        Summary: '简'.repeat(40_000),
+        Genre: `长分类${'类'.repeat(40)}`,
+        Title: '题'.repeat(500),
+      }),
+      '1.png': await png(200, 300),
+    });
+    const res = await kit.upload('owner', '/api/admin/imports', uploadForm('file', '长文.cbz', long));
+    const done = await finished(res.json().data.import.id);
+    expect(done.state, done.message).toBe('done');
+    const [row] = await t.db.select().from(books).where(eq(books.id, done.bookId));
+    expect([...(row?.title ?? '')]).toHaveLength(BOOK_TEXT_LIMITS.title);
+    expect(row?.author).toBe('w'.repeat(BOOK_TEXT_LIMITS.author));
+    expect(row?.abstractContent).toBe('简'.repeat(BOOK_TEXT_LIMITS.description));
+    const [category] = await t.db
+      .select()
+      .from(categories)
+      .where(eq(categories.id, row?.categoryId ?? 0));
+    expect(category?.name).toBe(`长分类${'类'.repeat(BOOK_TEXT_LIMITS.category - 3)}`);
+    expect(done.chapters[0].title).toBe('题'.repeat(BOOK_TEXT_LIMITS.chapterTitle));
+
+    // A ComicInfo.xml of megabytes (a Series of millions of characters) is refused unread: nothing is written.
+    const before = await counts();
+    const hostile = await zipBytes({
+      'ComicInfo.xml': comicInfo({ Series: '名'.repeat(3_000_000), Genre: '不该有的分类' }),
+      '1.png': await png(200, 300),
+    });
+    expect(hostile.length).toBeLessThan(200_000);
+    const refused = await kit.upload('owner', '/api/admin/imports', uploadForm('file', '巨型.cbz', hostile));
+    const failed = await finished(refused.json().data.import.id);
+    expect(failed).toMatchObject({ state: 'failed', chapters: [] });
+    expect(failed.message).toBe('巨型.cbz › ComicInfo.xml: 大于 256 KB，不是正常的漫画信息文件，已拒绝导入');
+    expect(await counts()).toEqual({ ...before, jobs: before.jobs + 1 });
+    expect(await t.db.$count(categories, eq(categories.name, '不该有的分类'))).toBe(0);
+  });
+
+  it('leaves no book and no new category when an import fails before its first chapter', async () => {
+    const before = await counts();
+    const broken = await zipBytes({
+      'ComicInfo.xml': comicInfo({ Series: '半途而废', Genre: '新分类' }),
+      '1.png': (await png(200, 200)).subarray(0, 60),
+    });
+    const res = await kit.upload('owner', '/api/admin/imports', uploadForm('file', '半途.cbz', broken));
+    const failed = await finished(res.json().data.import.id);
+    expect(failed.state).toBe('failed');
+    expect(failed.chapters).toEqual([]);
+    expect(await counts()).toEqual({ ...before, jobs: before.jobs + 1 });
+    expect(await t.db.$count(books, eq(books.title, '半途而废'))).toBe(0);
+    expect(await t.db.$count(categories, eq(categories.name, '新分类'))).toBe(0);
+    // Readers' search does not find it either.
+    const search = await t.app.inject({
+      method: 'POST',
+      url: `/api/book/search?content=${encodeURIComponent('半途而废')}`,
+    });
+    expect(JSON.stringify(search.json())).not.toContain('半途而废');
+  });
+
+  it('never makes a priced page the public cover: the archive’s cover image, a free page, or none', async () => {
+    const priced = { freeChapters: '0', price: '10' };
+    const coverOf = async (name: string, entries: Record<string, Buffer | string>) => {
+      const res = await kit.upload(
+        'owner',
+        '/api/admin/imports',
+        uploadForm('file', name, await zipBytes(entries), priced),
+      );
+      const done = await finished(res.json().data.import.id);
+      expect(done.state, done.message).toBe('done');
+      const [row] = await t.db.select().from(books).where(eq(books.id, done.bookId));
+      const [chapter] = await t.db.select().from(chapters).where(eq(chapters.bookId, done.bookId));
+      expect(chapter?.cover).toBe(row?.cover);
+      if (!row?.cover) return { cover: '', height: 0, pages: chapter?.pics ?? [] };
+      const bytes = await readFile(path.join(t.config.imageRoot, row.cover));
+      return { cover: row.cover, height: (await sharp(bytes).metadata()).height, pages: chapter?.pics ?? [] };
+    };
+    // Only priced pages: no cover (an operator sets one).
+    const none = await coverOf('无封面.cbz', { '1.png': await png(200, 301), '2.png': await png(200, 302) });
+    expect(none.cover).toBe('');
+    // A cover.png beside the chapter folders: the cover, not a chapter.
+    const file = await coverOf('有封面.zip', {
+      'cover.png': await png(200, 333),
+      '第1话/1.png': await png(200, 311),
+      '第2话/1.png': await png(200, 312),
+    });
+    expect(file.height).toBe(333);
+    expect(file.pages).toHaveLength(1);
+    // ComicInfo's FrontCover page (by its index in page order).
+    const marked = await coverOf('标记封面.cbz', {
+      'ComicInfo.xml': comicInfo(
+        { Series: '标记封面之书' },
+        '<Pages><Page Image="0"/><Page Image="1" Type="FrontCover"/></Pages>',
+      ),
+      '1.png': await png(200, 321),
+      '2.png': await png(200, 322),
+    });
+    expect(marked.height).toBe(322);
+    // A free first chapter: its first page, as before.
+    const res = await kit.upload(
+      'owner',
+      '/api/admin/imports',
+      uploadForm(
+        'file',
+        '免费.zip',
+        await zipBytes({ '1/1.png': await png(200, 341), '2/1.png': await png(200, 342) }),
+        {
+          freeChapters: '1',
+          price: '10',
+        },
+      ),
+    );
+    const free = await finished(res.json().data.import.id);
+    const [row] = await t.db.select().from(books).where(eq(books.id, free.bookId));
+    const bytes = await readFile(path.join(t.config.imageRoot, row?.cover ?? ''));
+    expect((await sharp(bytes).metadata()).height).toBe(341);
   });
 
   it('lists imports newest first with their total', async () => {

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../../shared/envelope.ts';
@@ -41,7 +42,7 @@ export function importOptionsOf(fields: Record<string, string>): ImportOptions {
     throw badRequest('设置免费章节数时须同时设置价格', 'price');
   return {
     bookId: wholeField(fields, 'bookId', 1, 2_147_483_647),
-    title: textField(fields, 'title', 100),
+    title: textField(fields, 'title', BOOK_TEXT_LIMITS.title),
     freeChapters,
     price,
     vipFree: flagField(fields, 'vipFree'),
