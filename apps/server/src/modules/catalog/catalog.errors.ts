@@ -19,5 +19,7 @@ export const chapterNotFound = () => notFound('章节不存在');
 export const categoryNotFound = () => badRequest('分类不存在', 'categoryId');
 export const notAnImage = (field: string) => badRequest('请上传 PNG、JPEG 或 WebP 图片', field);
 export const adNotFound = () => notFound('广告不存在');
+/** An edit that names none of the fields it may change (only unknown keys): nothing to save. */
+export const nothingToChange = () => badRequest('没有要修改的内容：请填写至少一项');
 /** Someone saved the book since this operator opened it: nothing is written; reload and edit again. */
 export const bookChangedMeanwhile = () => new AppError(409, 409, '内容已被他人修改，请刷新后再试');
