@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import yauzl from 'yauzl';
+import { withoutInvisible } from '../../../shared/upload.ts';
 
 /**
  * What `npm run import` reads (docs/operations.md, "Importing comics"): a `.cbz`/`.zip` for one chapter, a folder of
@@ -75,7 +76,8 @@ function parseComicInfo(xml: Buffer): ComicInfo | undefined {
 
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-const stem = (name: string) => path.basename(name).replace(/\.[^.]+$/, '');
+/** A file's name without its extension, as a title: without invisible characters (U+202E, U+200B…). */
+const stem = (name: string) => withoutInvisible(path.basename(name).replace(/\.[^.]+$/, ''));
 
 /** An archive's entries, read lazily: names, and each file's bytes on demand (bounded). */
 async function openArchive(file: string) {
@@ -137,7 +139,7 @@ async function readArchive(file: string, archives: Archive[]) {
   if (folders.size > 1 && !folders.has('')) {
     const chapters = naturalSort([...folders]).map((folder, i) => ({
       number: numberIn(folder) ?? i + 1,
-      title: folder,
+      title: withoutInvisible(folder),
       label: `${label} › ${folder}`,
       pages: pagesOf(
         archive,
@@ -161,7 +163,7 @@ async function readImageFolder(dir: string, number: number | undefined): Promise
   const label = path.basename(dir);
   return {
     number: number ?? 0,
-    title: label,
+    title: withoutInvisible(label),
     label,
     pages: names.map((name) => ({ label: `${label} › ${name}`, read: () => readFile(path.join(dir, name)) })),
   };
@@ -195,7 +197,8 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
       comic = read.info;
       chapters = read.chapters;
       // One chapter's archive: the book is named by its ComicInfo, else by the folder it sits in.
-      if (read.chapters.length === 1) title = path.basename(path.dirname(path.resolve(source)));
+      if (read.chapters.length === 1)
+        title = withoutInvisible(path.basename(path.dirname(path.resolve(source))));
     } else {
       const names = naturalSort(await readdir(source));
       const archiveNames = names.filter((n) => ARCHIVE.test(n));
