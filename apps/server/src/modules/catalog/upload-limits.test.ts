@@ -24,7 +24,7 @@ describeDb('pictures no comic has, refused before they are decoded', () => {
     });
     expect(done.state, done.message).toBe('done');
     bookId = done.bookId;
-  });
+  }, 240_000); // a new database and an import: minutes on a busy machine
   afterAll(() => t?.close());
 
   /** Uploads an archive to import and waits until the import has ended. */
