@@ -37,7 +37,9 @@ export async function openControlSocket(
     let buffer = '';
     conn.setEncoding('utf8');
     conn.on('error', () => {});
-    conn.setTimeout(opts.idleMs ?? CONTROL_IDLE_MS, () => conn.destroy());
+    // A deadline for the whole line, not an idle timer: a byte every few seconds does not keep it open either.
+    const deadline = setTimeout(() => conn.destroy(), opts.idleMs ?? CONTROL_IDLE_MS);
+    conn.on('close', () => clearTimeout(deadline));
     conn.on('data', (chunk: string) => {
       buffer += chunk;
       if (buffer.length > MAX_REQUEST_BYTES) return conn.destroy();
@@ -45,7 +47,7 @@ export async function openControlSocket(
       if (end === -1) return;
       conn.removeAllListeners('data');
       // The request is whole: the command may take its time (an import).
-      conn.setTimeout(0);
+      clearTimeout(deadline);
       void answer(buffer.slice(0, end)).then((reply) => conn.end(`${JSON.stringify(reply)}\n`));
     });
   });
