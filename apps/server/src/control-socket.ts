@@ -12,6 +12,8 @@ export const CONTROL_SOCKET = 'server.sock';
 /** Longer paths do not fit a Unix socket address (108 bytes on Linux). */
 const MAX_SOCKET_PATH = 100;
 const MAX_REQUEST_BYTES = 64 * 1024;
+/** A connection that has not sent its whole request line by then is closed (a client that hangs holds nothing). */
+export const CONTROL_IDLE_MS = 10_000;
 
 export type ControlCommand = (args: Record<string, unknown>) => Promise<unknown>;
 
@@ -25,6 +27,7 @@ export async function openControlSocket(
   dataDir: string,
   commands: Record<string, ControlCommand>,
   isRefusal: (err: unknown) => err is Error,
+  opts: { idleMs?: number } = {},
 ): Promise<Server | undefined> {
   const socketPath = controlSocketPath(dataDir);
   if (socketPath.length > MAX_SOCKET_PATH) return undefined;
@@ -34,19 +37,26 @@ export async function openControlSocket(
     let buffer = '';
     conn.setEncoding('utf8');
     conn.on('error', () => {});
+    // A deadline for the whole line, not an idle timer: a byte every few seconds does not keep it open either.
+    const deadline = setTimeout(() => conn.destroy(), opts.idleMs ?? CONTROL_IDLE_MS);
+    conn.on('close', () => clearTimeout(deadline));
     conn.on('data', (chunk: string) => {
       buffer += chunk;
       if (buffer.length > MAX_REQUEST_BYTES) return conn.destroy();
       const end = buffer.indexOf('\n');
       if (end === -1) return;
       conn.removeAllListeners('data');
+      // The request is whole: the command may take its time (an import).
+      clearTimeout(deadline);
       void answer(buffer.slice(0, end)).then((reply) => conn.end(`${JSON.stringify(reply)}\n`));
     });
   });
   const answer = async (line: string) => {
     try {
       const { command, args } = JSON.parse(line) as { command?: unknown; args?: unknown };
-      const run = typeof command === 'string' ? commands[command] : undefined;
+      // Only the table's own entries: `constructor`, `toString` and the like are not commands.
+      const run =
+        typeof command === 'string' && Object.hasOwn(commands, command) ? commands[command] : undefined;
       if (!run || typeof args !== 'object' || args === null) return { ok: false, error: 'unknown command' };
       return { ok: true, result: await run(args as Record<string, unknown>) };
     } catch (err) {

@@ -1,7 +1,17 @@
 // The console's calls from a test: operators of the given roles, signed in, and a caller that sends their cookie
 // and our Origin, as the console's page would.
+import { notInArray } from 'drizzle-orm';
+import type { Database } from '../src/db/client.ts';
+import { auditLog } from '../src/db/schema/index.ts';
 import { operatorCommands } from '../src/modules/operators/index.ts';
 import type { TestApp } from './test-app.ts';
+
+/** The audit log's entries about sessions and refusals, not writes: a refused write adds one and changes nothing. */
+const SESSION_ACTIONS = ['operator.login', 'operator.login-failed', 'operator.logout', 'operator.refused'];
+
+/** How many writes the audit log holds (its sign-ins, sign-outs and refusals aside). */
+export const auditedWrites = (db: Database) =>
+  db.$count(auditLog, notInArray(auditLog.action, SESSION_ACTIONS));
 
 export type Role = 'owner' | 'editor' | 'finance' | 'support';
 

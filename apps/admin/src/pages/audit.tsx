@@ -27,7 +27,7 @@ export default function AuditPage() {
         rowKey="id"
         columns={columns}
         search={false}
-        headerTitle="所有后台写操作（新的在前，展开查看修改前后）"
+        headerTitle="所有后台写操作、登录退出与被拒绝的操作（新的在前，展开查看修改前后与来源地址）"
         request={(params) => tablePage<AuditRow>('/api/admin/audit', params)}
         pagination={{ defaultPageSize: 20, showSizeChanger: true }}
         options={{ density: false, setting: false }}

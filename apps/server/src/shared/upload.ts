@@ -6,26 +6,38 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest } from './errors.ts';
 
-/** A file name as the operator's machine had it, fit to be one name on ours: no folders, no control characters. */
+/**
+ * Characters a name shows nothing of, or that change how the rest reads: controls (Cc), format characters (Cf: the
+ * bidi overrides and isolates such as U+202E, zero-width U+200B-U+200D, U+2060, the BOM, soft hyphens), and line
+ * and paragraph separators.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** A name (a file's, a folder's) without its invisible characters: what an operator sees is what is kept. */
+export const withoutInvisible = (name: string) => name.replace(INVISIBLE, '');
+
+/** A file name as the operator's machine had it, fit to be one name on ours: no folders, no invisible characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const clean = base
-    .replace(/[\p{Cc}]/gu, '')
-    .trim()
-    .slice(-200);
+  const clean = withoutInvisible(base).trim().slice(-200);
   return clean === '' || clean === '.' || clean === '..' ? 'upload' : clean;
 }
 
 const tooLarge = (maxBytes: number) =>
   new AppError(413, 413, `文件过大，最大 ${Math.floor(maxBytes / 1024 / 1024)} MB`, { field: 'file' });
 
-/** Fastify's multipart limits, as our envelope: an over-large file is 413 naming the limit. */
-function uploadError(err: unknown, maxBytes: number): unknown {
-  const code = (err as { code?: string }).code;
+/**
+ * Fastify's multipart limits, as our envelope: an over-large file is 413 naming the limit. A form the parser cannot
+ * read (cut short, a boundary that never comes) is the sender's: 400. Our own refusals and the machine's failures
+ * (a full disk: a system error with its syscall) stay as they are.
+ */
+function uploadError(err: unknown, maxBytes: number, field: string): unknown {
+  if (err instanceof AppError) return err;
+  const { code, statusCode, syscall } = err as { code?: string; statusCode?: number; syscall?: string };
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxBytes);
-  if (code?.startsWith('FST_') && (err as { statusCode?: number }).statusCode === 413)
-    return badRequest('一次只能上传一个文件');
-  return err;
+  if (code?.startsWith('FST_') && statusCode === 413) return badRequest('一次只能上传一个文件');
+  if (syscall !== undefined || (statusCode !== undefined && statusCode >= 500)) return err;
+  return badRequest('上传的表单不完整或格式不正确', field);
 }
 
 export interface ReceivedFile<T> {
@@ -64,7 +76,7 @@ async function receive<T>(
       }
     }
   } catch (err) {
-    throw uploadError(err, opts.maxBytes);
+    throw uploadError(err, opts.maxBytes, opts.fileField);
   }
   if (!received) throw badRequest(`缺少表单字段 ${opts.fileField}`, opts.fileField);
   return { ...received, fields };

@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { png } from '../../../test/comic-files.ts';
-import { consoleOperators, uploadForm } from '../../../test/console-kit.ts';
+import { auditedWrites, consoleOperators, uploadForm } from '../../../test/console-kit.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { ads, auditLog, books } from '../../db/schema/index.ts';
@@ -37,7 +37,7 @@ describeDb('the console’s ads and covers', () => {
   const snapshot = async () => ({
     ads: await t.db.select().from(ads).orderBy(asc(ads.id)),
     books: await t.db.select().from(books).orderBy(asc(books.id)),
-    audit: await t.db.$count(auditLog),
+    audit: await auditedWrites(t.db),
   });
 
   it('adds an uploaded ad that readers see at once and the image host serves', async () => {

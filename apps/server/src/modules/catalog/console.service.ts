@@ -6,6 +6,7 @@ import {
   bookNotFound,
   categoryNotFound,
   chapterNotFound,
+  nothingToChange,
 } from './catalog.errors.ts';
 import type { BookRow, ConsoleRepository } from './console.repository.ts';
 import { recountChapters } from './scheduled-chapters.ts';
@@ -182,17 +183,20 @@ export async function editChapter(
   },
   now = new Date(),
 ) {
+  const at = input.publishAt ? new Date(input.publishAt) : null;
+  const publishAt = at && at > now ? at : null;
+  const changes = {
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.price !== undefined ? { price: input.price } : {}),
+    ...(input.publishAt !== undefined ? { publishAt } : {}),
+  };
+  // A body of unknown keys only passes the schema (they are dropped) and would be an update of no column.
+  if (Object.keys(changes).length === 0) throw nothingToChange();
   const saved = await deps.repo.transaction(async (tx) => {
     if (!(await deps.repo.book(input.bookId, tx, true))) throw bookNotFound();
     const [before] = await deps.repo.lockChapters(tx, input.bookId, input.number);
     if (!before) throw chapterNotFound();
-    const at = input.publishAt ? new Date(input.publishAt) : null;
-    const publishAt = at && at > now ? at : null;
-    const after = await deps.repo.updateChapter(tx, input.bookId, input.number, {
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.price !== undefined ? { price: input.price } : {}),
-      ...(input.publishAt !== undefined ? { publishAt } : {}),
-    });
+    const after = await deps.repo.updateChapter(tx, input.bookId, input.number, changes);
     if (input.publishAt !== undefined) {
       // Out now after waiting: a new chapter for the daily-update list. Scheduled (again): counted out.
       await recountChapters(tx, [input.bookId], before.publishAt !== null && publishAt === null);

@@ -2,7 +2,7 @@
 // and a stale edit change nothing, and readers see a change at once on this server (its kept answers dropped).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { consoleOperators } from '../../../test/console-kit.ts';
+import { auditedWrites, consoleOperators } from '../../../test/console-kit.ts';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { auditLog, books, chapterPurchases, chapters } from '../../db/schema/index.ts';
@@ -22,7 +22,7 @@ describeDb('the console’s catalogue', () => {
   const snapshot = async () => ({
     books: await t.db.select().from(books).orderBy(books.id),
     chapters: await t.db.select().from(chapters).orderBy(chapters.id),
-    audit: await t.db.$count(auditLog),
+    audit: await auditedWrites(t.db),
   });
 
   it('lists books page by page with filters, for every role', async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalStorage } from '../storage/index.ts';
+import { bombPng } from '../../../test/image-bombs.ts';
+import { createLocalStorage, originalKey } from '../storage/index.ts';
 import { createImageStore } from './image-store.ts';
 
 let dir: string;
@@ -36,5 +37,20 @@ describe('image store', () => {
       images.map(async (made) => made && (await sharp(made.bytes).metadata()).width),
     );
     expect(widths).toEqual(Array(6).fill(20));
+  });
+});
+
+describe('a source over the pixel limit', () => {
+  it('is refused from its header, not decoded: the reader gets the missing-image answer', async () => {
+    const storage = createLocalStorage({
+      originals: path.join(dir, 'bomb'),
+      variants: path.join(dir, 'bomb-cache'),
+    });
+    // As a picture stored before uploads were checked would be: 33 KB, 268 million pixels.
+    await storage.put(originalKey('covers/bomb.png'), bombPng(16383, 16383), 'image/png');
+    const warnings: string[] = [];
+    const store = createImageStore({ storage, log: { warn: (_obj, msg) => warnings.push(msg) } });
+    expect(await store.make('covers/bomb.png', 200)).toBeNull();
+    expect(warnings).toEqual(['could not resize an image']);
   });
 });

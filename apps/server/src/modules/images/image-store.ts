@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
+import { MAX_IMAGE_PIXELS } from '../../shared/image-limits.ts';
 import { imageType, originalKey, type StoragePort, variantKey } from '../storage/index.ts';
 
 export const WEBP_QUALITY = 78;
@@ -85,7 +86,9 @@ export function createImageStore(opts: ImageStoreOptions): ImageStore {
       bytes = await limit(async () => {
         stats.resizes++;
         const started = performance.now();
-        const out = await sharp(input)
+        // A source over the pixel limit (stored before uploads were checked, or put in the store by hand) is
+        // refused by libvips from its header, before it is decoded: the reader gets the missing-image answer.
+        const out = await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS })
           .autoOrient()
           .resize({ width })
           .webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT })

@@ -4,7 +4,7 @@ import type { OperatorRole } from '../../db/schema/index.ts';
 import { forbidden } from '../../shared/errors.ts';
 import { notSignedIn, roleRefused } from './operators.errors.ts';
 import type { OperatorRow, OperatorsRepository } from './operators.repository.ts';
-import { operatorOf } from './operators.service.ts';
+import { auditRefusal, operatorOf } from './operators.service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -81,6 +81,11 @@ export default fp(
             },
             'console call refused for this role',
           );
+          // A refused write is in the audit log too (reads only in the log: a console page asks many).
+          if (!READS.has(req.method)) {
+            const call = `${req.method} ${req.routeOptions.url}`;
+            await auditRefusal({ repo: opts.repo, log: req.log }, { operator, call, ip: req.ip });
+          }
           throw roleRefused();
         }
         req.operator = operator;

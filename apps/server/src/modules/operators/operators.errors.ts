@@ -12,3 +12,5 @@ export const badRole = () => badRequest('角色须为 owner、editor、finance �
 export const noSuchOperator = () => notFound('操作员不存在');
 /** The last enabled owner cannot be disabled or demoted: nobody could manage operators any more. */
 export const lastOwner = () => badRequest('至少保留一个启用的 owner');
+/** An update that names neither the role nor the disabled flag (only unknown keys): nothing to save. */
+export const nothingToChange = () => badRequest('没有要修改的内容：请填写角色或停用');

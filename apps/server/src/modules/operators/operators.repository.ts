@@ -31,6 +31,7 @@ export function createOperatorsRepository(db: Database) {
     q.insert(auditLog).values({ ...entry, before: entry.before ?? null, after: entry.after ?? null });
 
   return {
+    db,
     transaction: db.transaction.bind(db),
     audit,
 
@@ -80,10 +81,11 @@ export function createOperatorsRepository(db: Database) {
     endSessions: (q: Queryable, operatorId: number) =>
       q.delete(operatorSessions).where(eq(operatorSessions.operatorId, operatorId)),
 
-    insertSession: (row: typeof operatorSessions.$inferInsert) => db.insert(operatorSessions).values(row),
+    insertSession: (row: typeof operatorSessions.$inferInsert, q: Queryable = db) =>
+      q.insert(operatorSessions).values(row),
 
-    deleteSession: (tokenHash: string) =>
-      db.delete(operatorSessions).where(eq(operatorSessions.tokenHash, tokenHash)),
+    deleteSession: (tokenHash: string, q: Queryable = db) =>
+      q.delete(operatorSessions).where(eq(operatorSessions.tokenHash, tokenHash)),
 
     /** The operator behind a live session, disabled or not (the caller refuses disabled ones). */
     async sessionOperator(tokenHash: string, now: Date) {

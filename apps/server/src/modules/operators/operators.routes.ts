@@ -45,7 +45,7 @@ export async function operatorsRoutes(app: FastifyInstance, deps: OperatorsRoute
     },
     async (req, reply) => {
       try {
-        const session = await operators.login(deps, { ...req.body, ip: req.ip });
+        const session = await operators.login({ ...deps, log: req.log }, { ...req.body, ip: req.ip });
         setOperatorCookie(reply, session.token, session.expiresAt, deps.secureCookies);
         req.log.info({ operatorId: session.operator.id }, 'operator signed in');
         return ok(session.operator, '登录成功');
@@ -63,7 +63,11 @@ export async function operatorsRoutes(app: FastifyInstance, deps: OperatorsRoute
     `${ADMIN_API}/logout`,
     { schema: { tags, summary: '退出登录' }, config: { operatorRoles: ANY_ROLE } },
     async (req, reply) => {
-      await operators.logout(repo, req.cookies[OPERATOR_COOKIE] as string);
+      await operators.logout(repo, {
+        token: req.cookies[OPERATOR_COOKIE] as string,
+        operator: operatorOfRequest(req),
+        ip: req.ip,
+      });
       clearOperatorCookie(reply, deps.secureCookies);
       return ok(null, '已退出');
     },

@@ -1,8 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperatorRole } from '../../db/schema/index.ts';
 import { generatePassword, hashPassword } from '../users/index.ts';
-import { badName, badRole, lastOwner, nameTaken, noSuchOperator, wrongLogin } from './operators.errors.ts';
 import {
+  badName,
+  badRole,
+  lastOwner,
+  nameTaken,
+  noSuchOperator,
+  nothingToChange,
+  wrongLogin,
+} from './operators.errors.ts';
+import {
+  type AuditEntry,
   type OperatorRow,
   type OperatorsRepository,
   type PublicOperator,
@@ -86,13 +95,15 @@ export async function updateOperator(
   input: { id: number; role?: string; disabled?: boolean; actor: Actor },
 ): Promise<PublicOperator> {
   if (input.role !== undefined && !isRole(input.role)) throw badRole();
+  const changes = {
+    ...(input.role !== undefined ? { role: input.role as OperatorRole } : {}),
+    ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
+  };
+  // A body of unknown keys only passes the schema (they are dropped) and would be an update of no column.
+  if (Object.keys(changes).length === 0) throw nothingToChange();
   return repo.transaction(async (tx) => {
     const before = await repo.byId(input.id, tx);
     if (!before) throw noSuchOperator();
-    const changes = {
-      ...(input.role !== undefined ? { role: input.role as OperatorRole } : {}),
-      ...(input.disabled !== undefined ? { disabled: input.disabled } : {}),
-    };
     const after = { ...before, ...changes };
     const wasOwner = before.role === 'owner' && !before.disabled;
     const staysOwner = after.role === 'owner' && !after.disabled;
@@ -113,9 +124,13 @@ export async function updateOperator(
   });
 }
 
-/** Signs an operator in: a new session token for the cookie, or wrongLogin (also for a disabled operator). */
+/**
+ * Signs an operator in: a new session token for the cookie, or wrongLogin (also for a disabled operator). Both are
+ * in the audit log with the client's address: `operator.login`, and `operator.login-failed` under the name as typed
+ * (an attempt refused by the attempt limit is not, so a flood adds no rows: it is logged at warn).
+ */
 export async function login(
-  deps: { repo: OperatorsRepository; guard: PasswordCheck },
+  deps: { repo: OperatorsRepository; guard: PasswordCheck; log?: AuditFailureLog },
   input: { name: string; password: string; ip: string },
   now = new Date(),
 ) {
@@ -126,14 +141,86 @@ export async function login(
     password: input.password,
     ip: input.ip,
   });
-  if (!correct || !operator || operator.disabled) throw wrongLogin();
+  if (!correct || !operator || operator.disabled) {
+    await auditBesideAnswer(deps, {
+      operatorId: operator?.id ?? null,
+      actor: input.name,
+      action: 'operator.login-failed',
+      target: operator ? `operator:${operator.id}` : 'operator:?',
+      before: null,
+      after: {
+        address: input.ip,
+        reason: !operator ? 'unknown-name' : correct ? 'disabled' : 'wrong-password',
+      },
+    });
+    throw wrongLogin();
+  }
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_MS);
-  await deps.repo.insertSession({ tokenHash: hashToken(token), operatorId: operator.id, expiresAt });
+  await deps.repo.transaction(async (tx) => {
+    await deps.repo.insertSession({ tokenHash: hashToken(token), operatorId: operator.id, expiresAt }, tx);
+    await deps.repo.audit(tx, {
+      operatorId: operator.id,
+      actor: operator.name,
+      action: 'operator.login',
+      target: `operator:${operator.id}`,
+      before: null,
+      after: { address: input.ip },
+    });
+  });
   return { operator: publicOperator(operator), token, expiresAt };
 }
 
-export const logout = (repo: OperatorsRepository, token: string) => repo.deleteSession(hashToken(token));
+/** Ends a console session, in the audit log as `operator.logout` with the client's address. */
+export async function logout(
+  repo: OperatorsRepository,
+  input: { token: string; operator: OperatorRow; ip: string },
+) {
+  await repo.transaction(async (tx) => {
+    await repo.deleteSession(hashToken(input.token), tx);
+    await repo.audit(tx, {
+      operatorId: input.operator.id,
+      actor: input.operator.name,
+      action: 'operator.logout',
+      target: `operator:${input.operator.id}`,
+      before: null,
+      after: { address: input.ip },
+    });
+  });
+}
+
+/**
+ * A console write refused for the operator's role (403), in the audit log as `operator.refused`: the call
+ * (`POST /api/admin/operators`), the role and the client's address.
+ */
+export const auditRefusal = (
+  deps: { repo: OperatorsRepository; log?: AuditFailureLog },
+  input: { operator: OperatorRow; call: string; ip: string },
+) =>
+  auditBesideAnswer(deps, {
+    operatorId: input.operator.id,
+    actor: input.operator.name,
+    action: 'operator.refused',
+    target: input.call,
+    before: null,
+    after: { address: input.ip, role: input.operator.role },
+  });
+
+export interface AuditFailureLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** An entry about a refusal: the refusal is the answer whatever happens to its entry (a failure is logged). */
+async function auditBesideAnswer(
+  deps: { repo: OperatorsRepository; log?: AuditFailureLog },
+  entry: AuditEntry,
+) {
+  try {
+    await deps.repo.audit(deps.repo.db, entry);
+  } catch (err) {
+    deps.log?.warn({ err, action: entry.action }, 'could not write an audit entry');
+  }
+}
 
 /** The enabled operator behind a cookie token, or undefined. */
 export async function operatorOf(repo: OperatorsRepository, token: string, now = new Date()) {

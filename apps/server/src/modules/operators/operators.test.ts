@@ -1,3 +1,4 @@
+import { desc, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
@@ -141,7 +142,18 @@ describeDb('the console’s operators: sessions, roles and the audit log', () =>
       }
       expect((await call('GET', '/api/admin/operators', { cookie })).statusCode).toBe(403);
       expect((await call('GET', '/api/admin/audit', { cookie })).statusCode).toBe(403);
-      expect(await counts()).toEqual(before);
+      // Nothing changed but the audit log: each refused write is in it (who, the call, the role, the address).
+      expect(await counts()).toEqual({ ...before, audit: before.audit + 3 });
+      const refused = await t.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(3);
+      expect(refused.map((e) => [e.action, e.actor, e.target, e.after])).toEqual(
+        [
+          'POST /api/admin/operators',
+          'POST /api/admin/operators/:id',
+          'POST /api/admin/operators/:id/password',
+        ]
+          .reverse()
+          .map((target) => ['operator.refused', `${role}1`, target, { address: '127.0.0.1', role }]),
+      );
     }
     const { cookie } = await signIn('owner1', passwords.owner as string);
     const added = await call('POST', '/api/admin/operators', {
@@ -213,5 +225,61 @@ describeDb('the console’s operators: sessions, roles and the audit log', () =>
       expect(refused.statusCode).toBe(400);
       expect(refused.json().msg).toBe('至少保留一个启用的 owner');
     }
+  });
+
+  it('records sign-ins, sign-outs and failed sign-ins in the audit log, with the name as typed and the address', async () => {
+    const [last] = await t.db.select({ id: auditLog.id }).from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    const login = (name: string, password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        headers: { origin },
+        payload: { name, password },
+      });
+    expect((await login('editor1', 'wrong')).statusCode).toBe(401);
+    expect((await login('no-such\u202Eone', 'wrong')).statusCode).toBe(401);
+    expect((await login('support1', passwords.support as string)).statusCode).toBe(401); // disabled above
+    const signedIn = await login('editor1', passwords.editor as string);
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = `yadm=${signedIn.cookies.find((c) => c.name === 'yadm')?.value}`;
+    expect((await call('POST', '/api/admin/logout', { cookie })).statusCode).toBe(200);
+    const entries = await t.db
+      .select()
+      .from(auditLog)
+      .where(gt(auditLog.id, last?.id ?? 0))
+      .orderBy(auditLog.id);
+    const ip = '127.0.0.1'; // inject's client address
+    expect(entries.map((e) => [e.action, e.operatorId, e.actor, e.target, e.after])).toEqual([
+      [
+        'operator.login-failed',
+        ids.editor,
+        'editor1',
+        `operator:${ids.editor}`,
+        { address: ip, reason: 'wrong-password' },
+      ],
+      [
+        'operator.login-failed',
+        null,
+        'no-such\u202Eone',
+        'operator:?',
+        { address: ip, reason: 'unknown-name' },
+      ],
+      [
+        'operator.login-failed',
+        ids.support,
+        'support1',
+        `operator:${ids.support}`,
+        { address: ip, reason: 'disabled' },
+      ],
+      ['operator.login', ids.editor, 'editor1', `operator:${ids.editor}`, { address: ip }],
+      ['operator.logout', ids.editor, 'editor1', `operator:${ids.editor}`, { address: ip }],
+    ]);
+    // The owner reads them in the console's audit log; a password typed never appears.
+    const { cookie: owner } = await signIn('owner1', passwords.owner as string);
+    const page = (await call('GET', '/api/admin/audit?size=50', { cookie: owner })).json().data.list;
+    expect(
+      page.filter((e: { action: string }) => e.action.startsWith('operator.log')).length,
+    ).toBeGreaterThanOrEqual(5);
+    expect(JSON.stringify(page)).not.toContain(passwords.editor as string);
   });
 });

@@ -29,6 +29,19 @@ describeDb('web app, images and runtime config on one port', () => {
     }
   });
 
+  it('answers 404 in the envelope, not the app page, for /api itself and any unknown /api path', async () => {
+    for (const url of ['/api/', '/api', '/api?x=1', '/api/nothing', '/api/book/nothing/here']) {
+      for (const method of ['GET', 'POST'] as const) {
+        const res = await t.app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers['content-type'], url).toContain('application/json');
+        expect(res.json()).toEqual({ result: false, code: 404, msg: '接口不存在', data: null });
+      }
+    }
+    // Pages whose names only begin like it are still the app's.
+    expect((await t.app.inject({ url: '/apiary' })).headers['content-type']).toContain('text/html');
+  });
+
   it('keeps a base URL from closing the inline script', () => {
     const script = runtimeConfigScript({
       staticApiBase: 'https://x</script><script>alert(1)',

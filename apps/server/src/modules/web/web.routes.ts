@@ -42,6 +42,10 @@ export function workerPolicy(bases: Pick<RuntimeConfig, 'staticApiBase' | 'dynam
   return `default-src 'none'; connect-src 'self'${[...new Set(origins)].map((o) => ` ${o}`).join('')}`;
 }
 
+const apiNotFound = () => notFound('接口不存在');
+/** A path under /api: a call, never the web app's page. */
+const isApiPath = (url: string) => /^\/api(?:\/|$|\?)/.test(url);
+
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>阅漫</title>
 <p>The web app is not built yet: run <code>npm run build</code> (npm start does it for you).</p>`;
 
@@ -124,11 +128,16 @@ export async function webRoutes(
   // WebP does not compress and index.html is small: these routes skip the compression hooks.
   app.get('/', { compress: false }, (request, reply) => sendApp(request, reply));
   app.get('/*', { compress: false }, async (request, reply) => {
+    // `/api` and `/api/` reach this route, not the one below (its wildcard needs a segment): calls, not pages.
+    if (isApiPath(request.url)) throw apiNotFound();
     if (await opts.serveImage(request, reply)) return reply;
     return sendApp(request, reply);
   });
 
   app.all('/api/*', async () => {
-    throw notFound('接口不存在');
+    throw apiNotFound();
+  });
+  app.all('/api', async () => {
+    throw apiNotFound();
   });
 }

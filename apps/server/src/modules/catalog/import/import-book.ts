@@ -162,8 +162,20 @@ export function planImport(source: BookSource, opts: ImportOptions): ImportRepor
   };
 }
 
+/**
+ * A chapter's pages as stored (tall pages cut) may not pass this: no comic chapter has that many, and each is a row
+ * of `pics`, a file and a request in the reader.
+ */
+export const MAX_CHAPTER_PAGES = 1000;
+
+const tooManyPages = (chapter: ChapterSource) =>
+  new ImportRefused(
+    `${chapter.label}: 超过 ${MAX_CHAPTER_PAGES} 页（长图切分后计），不像一话漫画：请分成几话或检查图片`,
+  );
+
 /** Every page of a chapter decoded, cut if tall, in order, and the hash of what will be stored. */
 async function prepareChapter(chapter: ChapterSource, onPage: () => void) {
+  if (chapter.pages.length > MAX_CHAPTER_PAGES) throw tooManyPages(chapter);
   const pages: StoredPage[] = [];
   const hash = createHash('sha256');
   for (const page of chapter.pages) {
@@ -177,6 +189,7 @@ async function prepareChapter(chapter: ChapterSource, onPage: () => void) {
       pages.push(part);
       hash.update(part.bytes);
     }
+    if (pages.length > MAX_CHAPTER_PAGES) throw tooManyPages(chapter);
     onPage();
   }
   return { pages, hash: hash.digest('hex') };

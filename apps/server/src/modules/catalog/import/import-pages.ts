@@ -1,4 +1,12 @@
 import sharp, { type Sharp } from 'sharp';
+import {
+  DECODE_OPTIONS,
+  decodeBudget,
+  type ImageHeader,
+  ImageRefused,
+  inspectImage,
+  MAX_PAGE_ASPECT,
+} from '../../../shared/image-limits.ts';
 
 /** A page as stored: its bytes, the extension of its format, and its size. */
 export interface StoredPage {
@@ -18,21 +26,31 @@ const KEPT: Record<string, StoredPage['ext']> = { jpeg: 'jpg', png: 'png', webp:
 export class UnreadablePage extends Error {}
 
 /**
- * Decodes a page whole (a readable header is not enough: every pixel is read, so a truncated or corrupt file is
- * refused here, not in a reader's phone) and returns it as stored: as it came when its format is JPEG, PNG or WebP and
- * it needs no cut, else re-encoded (JPEG stays JPEG, anything else becomes PNG); a page taller than 3 × its width is
+ * Reads the page's header first: one over MAX_IMAGE_PIXELS, or longer than MAX_PAGE_ASPECT times its width (a 1×16000
+ * strip would be 8,000 pages), is refused before a pixel is decoded. Then decodes it whole, within the process's
+ * decode budget (a readable header is not enough: every pixel is read, so a truncated or corrupt file is refused
+ * here, not in a reader's phone) and returns it as stored: as it came when its format is JPEG, PNG or WebP and it
+ * needs no cut, else re-encoded (JPEG stays JPEG, anything else becomes PNG); a page taller than 3 × its width is
  * cut top to bottom into parts no taller than 2 × its width.
  */
 export async function preparePage(bytes: Buffer, label: string): Promise<StoredPage[]> {
+  let header: ImageHeader;
+  try {
+    header = await inspectImage(bytes, MAX_PAGE_ASPECT);
+  } catch (err) {
+    if (err instanceof ImageRefused) throw new UnreadablePage(`${label}: ${err.message}`);
+    throw new UnreadablePage(`${label}: 不是可读的图片（${(err as Error).message.split('\n')[0]}）`);
+  }
+  return decodeBudget.run(header.width * header.height, () => decodePage(bytes, label, header.format));
+}
+
+async function decodePage(bytes: Buffer, label: string, format: string): Promise<StoredPage[]> {
   let width: number;
   let height: number;
-  let format: string;
   try {
-    const { info } = await sharp(bytes, { failOn: 'truncated' }).raw().toBuffer({ resolveWithObject: true });
-    const meta = await sharp(bytes).metadata();
+    const { info } = await sharp(bytes, DECODE_OPTIONS).raw().toBuffer({ resolveWithObject: true });
     width = info.width;
     height = info.height;
-    format = meta.format ?? '';
   } catch (err) {
     throw new UnreadablePage(`${label}: 不是可读的图片（${(err as Error).message.split('\n')[0]}）`);
   }
@@ -42,14 +60,16 @@ export async function preparePage(bytes: Buffer, label: string): Promise<StoredP
   const ext: StoredPage['ext'] = format === 'jpeg' ? 'jpg' : 'png';
   const encode = (img: Sharp) => (ext === 'jpg' ? img.jpeg({ quality: 92 }) : img.png());
   if (height <= TALL * width) {
-    return [{ bytes: await encode(sharp(bytes)).toBuffer(), ext, width, height }];
+    return [{ bytes: await encode(sharp(bytes, DECODE_OPTIONS)).toBuffer(), ext, width, height }];
   }
   const parts = Math.ceil(height / (PART * width));
   const partHeight = Math.ceil(height / parts);
   const out: StoredPage[] = [];
   for (let top = 0; top < height; top += partHeight) {
     const h = Math.min(partHeight, height - top);
-    const part = await encode(sharp(bytes).extract({ left: 0, top, width, height: h })).toBuffer();
+    const part = await encode(
+      sharp(bytes, DECODE_OPTIONS).extract({ left: 0, top, width, height: h }),
+    ).toBuffer();
     out.push({ bytes: part, ext, width, height: h });
   }
   return out;

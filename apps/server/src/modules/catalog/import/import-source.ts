@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
 import { XMLParser } from 'fast-xml-parser';
 import yauzl from 'yauzl';
+import { withoutInvisible } from '../../../shared/upload.ts';
 
 /**
  * What `npm run import` reads (docs/operations.md, "Importing comics"): a `.cbz`/`.zip` for one chapter, a folder of
@@ -101,7 +102,8 @@ const bounded = (value: unknown, max: number) => {
   const found = text(value);
   return found === undefined ? undefined : clampText(found, max).trim() || undefined;
 };
-const stem = (name: string) => path.basename(name).replace(/\.[^.]+$/, '');
+/** A file's name without its extension, as a title: without invisible characters (U+202E, U+200B…). */
+const stem = (name: string) => withoutInvisible(path.basename(name).replace(/\.[^.]+$/, ''));
 
 /** An archive's entries, read lazily: names, and each file's bytes on demand (bounded). */
 async function openArchive(file: string) {
@@ -171,7 +173,7 @@ async function readArchive(file: string, archives: Archive[]) {
   if (folders.size > 1 && !folders.has('')) {
     const chapters = naturalSort([...folders]).map((folder, i) => ({
       number: numberIn(folder) ?? i + 1,
-      title: clampText(folder, BOOK_TEXT_LIMITS.chapterTitle),
+      title: clampText(withoutInvisible(folder), BOOK_TEXT_LIMITS.chapterTitle),
       label: `${label} › ${folder}`,
       pages: pagesOf(
         archive,
@@ -210,7 +212,7 @@ async function readImageFolder(dir: string, number: number | undefined): Promise
   const label = path.basename(dir);
   return {
     number: number ?? 0,
-    title: clampText(label, BOOK_TEXT_LIMITS.chapterTitle),
+    title: clampText(withoutInvisible(label), BOOK_TEXT_LIMITS.chapterTitle),
     label,
     pages: names.map((name) => ({ label: `${label} › ${name}`, read: () => readFile(path.join(dir, name)) })),
   };
@@ -246,7 +248,8 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
       cover = read.cover;
       chapters = read.chapters;
       // One chapter's archive: the book is named by its ComicInfo, else by the folder it sits in.
-      if (read.chapters.length === 1) title = path.basename(path.dirname(path.resolve(source)));
+      if (read.chapters.length === 1)
+        title = withoutInvisible(path.basename(path.dirname(path.resolve(source))));
     } else {
       const names = naturalSort(await readdir(source));
       const archiveNames = names.filter((n) => ARCHIVE.test(n));
