@@ -3,8 +3,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, describeDb, type TestDatabase } from '../../test/test-database.ts';
 import { users } from '../db/schema/index.ts';
-import { hashPassword } from '../modules/users/password.ts';
 import { loggerOptions, redactUrl } from './logging.ts';
+import { hashPassword } from './passwords/password.ts';
 
 /** A logger with the server's settings, writing into a string. */
 function capture() {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database, Queryable } from '../../db/client.ts';
 import { backgroundLoop } from '../../shared/background-loop.ts';
+import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
-import { createPasswordGuard } from '../users/index.ts';
 import operatorSession from './operator-session.plugin.ts';
 import { type AuditEntry, createOperatorsRepository } from './operators.repository.ts';
 import { operatorsRoutes } from './operators.routes.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
 import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
-import { TooManyAttempts } from '../users/index.ts';
+import { TooManyAttempts } from '../../shared/passwords/too-many-attempts.ts';
 import {
   ADMIN_API,
   clearOperatorCookie,

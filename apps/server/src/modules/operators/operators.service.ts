@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperatorRole } from '../../db/schema/index.ts';
-import { generatePassword, hashPassword } from '../users/index.ts';
+import { generatePassword, hashPassword } from '../../shared/passwords/password.ts';
 import {
   badName,
   badRole,

@@ -1,6 +1,6 @@
 import { badRequest } from '../../shared/errors.ts';
-import { hashPassword } from './password.ts';
-import type { PasswordGuard } from './password-guard.ts';
+import { hashPassword } from '../../shared/passwords/password.ts';
+import type { PasswordGuard } from '../../shared/passwords/password-guard.ts';
 import { hashToken, issueSession } from './sessions.ts';
 import { mobileTaken, wrongCredentials } from './users.errors.ts';
 import { type UsersDeps, userInfo } from './users.service.ts';

@@ -1,22 +1,16 @@
 import type { UserInfo } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
+import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
 import { handoffRoutes } from './handoff.ts';
 import identity from './identity.plugin.ts';
-import { createPasswordGuard } from './password-guard.ts';
 import { readerConsoleRoutes } from './reader-console.ts';
 import { readingProgressRoutes } from './reading-progress.ts';
 import { createSessionSweeper } from './session-sweeper.ts';
 import { createUsersRepository } from './users.repository.ts';
 import { usersRoutes } from './users.routes.ts';
 import * as users from './users.service.ts';
-
-export { generatePassword, hashPassword } from './password.ts';
-// Password handling shared with the console's operators (modules/operators): argon2id hashes, generated passwords
-// and the attempt-limited check.
-export { createPasswordGuard } from './password-guard.ts';
-export { TooManyAttempts } from './users.errors.ts';
 
 /** What other modules may ask of the users module. */
 export interface UsersPort {

@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import type { Queryable } from '../../db/client.ts';
 import { ok } from '../../shared/envelope.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
+import { generatePassword, hashPassword } from '../../shared/passwords/password.ts';
 import { type AuditEntry, auditActorOf, READER_ACCOUNT_KEEPERS } from '../operators/index.ts';
-import { generatePassword, hashPassword } from './password.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 // The console's help for a reader who lost their account (issue 23 item 2): customer service (and owners) find the

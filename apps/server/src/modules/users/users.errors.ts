@@ -12,9 +12,4 @@ export const accountNotFound = () => businessError(Code.notFound, ACCOUNT_NOT_FO
 /** A user the session named is gone (deleted while signed in). */
 export const noSuchUser = () => new AppError(401, Code.unauthorized, '请先登录');
 
-/** 429 with the seconds to wait; the route puts them in Retry-After. */
-export class TooManyAttempts extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, Code.tooManyRequests, '操作过于频繁，请稍后再试');
-  }
-}
+export { TooManyAttempts } from '../../shared/passwords/too-many-attempts.ts';

@@ -1,4 +1,4 @@
-import { type LimiterStore, memoryLimiterStore } from '../../shared/limiter-store.ts';
+import { type LimiterStore, memoryLimiterStore } from '../limiter-store.ts';
 
 /** A key to count an attempt on, and how many attempts it may have in one window. */
 export interface AttemptKey {

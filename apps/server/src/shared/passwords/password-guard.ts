@@ -1,7 +1,7 @@
-import type { LimiterStore } from '../../shared/limiter-store.ts';
+import type { LimiterStore } from '../limiter-store.ts';
 import { createAttemptLimiter } from './attempt-limiter.ts';
 import { generatePassword, hashPassword, verifyPassword } from './password.ts';
-import { TooManyAttempts } from './users.errors.ts';
+import { TooManyAttempts } from './too-many-attempts.ts';
 
 export interface PasswordLimits {
   /** Password attempts per account (or unknown account name) from one client address in one window. */
