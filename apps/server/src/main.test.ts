@@ -30,6 +30,15 @@ describe.skipIf(dbKind !== 'pglite')('the server process', () => {
     expect(first.output()).toContain('"reqId"');
   });
 
+  it('names the address readers start from and the console in its start log', async () => {
+    // The bare domain answers the spec's placeholder (网站建设中); the log points at /home and /admin/.
+    await expect
+      .poll(() => first.output())
+      .toContain(
+        `readers start at http://localhost:${port}/home, the console is at http://localhost:${port}/admin/`,
+      );
+  });
+
   it('answers kept static calls over HTTP with ETag, 304 and compression', async () => {
     const url = `http://127.0.0.1:${port}/api/book/query/all/0/2`;
     const fresh = await fetch(url);
