@@ -17,7 +17,8 @@ describe.skipIf(dbKind !== 'pglite')('the server process', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-main-'));
     port = await freePort();
     first = await start(dataDir, port);
-  }, 60_000);
+    // A first start draws the demo library: over a minute on a busy machine.
+  }, 150_000);
   afterAll(async () => {
     first?.kill('SIGKILL');
     await rm(dataDir, { recursive: true, force: true });
