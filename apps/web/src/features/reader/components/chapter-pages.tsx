@@ -61,6 +61,9 @@ export const ChapterPages = memo(function ChapterPages({
     const io = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
+          // Only a page on or near the screen turns its spinner (reader.css): the rest stay still, off the
+          // animation list and the frame's work.
+          (entry.target as HTMLElement).toggleAttribute('data-near', entry.isIntersecting);
           if (!entry.isIntersecting) continue;
           const at = Number((entry.target as HTMLElement).dataset.page);
           for (let k = at + 1; k <= at + PREFETCH_AHEAD && k < pages.length; k++) {
