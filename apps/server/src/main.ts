@@ -82,7 +82,8 @@ async function main() {
   const ready = () => {
     log.info(
       { driver: database.driver, dataDir: config.dataDir, ms: Math.round(performance.now() - startedAt) },
-      `阅漫 is ready on ${config.publicOrigin}`,
+      // The bare domain is the spec's placeholder (网站建设中): readers start at /home.
+      `阅漫 is ready: readers start at ${config.publicOrigin}/home, the console is at ${config.publicOrigin}/admin/`,
     );
     if (operators === 0) {
       const how = config.databaseUrl ? '' : ' (this server does it)';

@@ -113,8 +113,9 @@ export function demoShop(rng: RngLike, books: readonly { id: number; readCount: 
   const branchSettings: DemoBranchSettings[] = [
     {
       branchId: -2,
-      appDownloadUrl: 'https://example.com/yueman/app/yueman-latest.apk',
-      appDownloadHome: 'https://example.com/yueman/download',
+      // No app exists: an empty address hides 下载APP (set one in the console's 客服与下载 when there is an app).
+      appDownloadUrl: '',
+      appDownloadHome: '',
       customerServiceEmail: 'kefu@example.com',
       customerServiceQq: '800123456',
     },

@@ -2,9 +2,19 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from '../../test/test-database.ts';
 import type { Database } from '../db/client.ts';
-import { ads, books, categories, chapters, hotWords, payChannels, payConfigs } from '../db/schema/index.ts';
+import {
+  ads,
+  books,
+  branchSettings,
+  categories,
+  chapters,
+  hotWords,
+  payChannels,
+  payConfigs,
+} from '../db/schema/index.ts';
 import { DEMO_SIZES, PAGE_WIDTH } from './demo-geometry.ts';
 import { demoLibrary, demoLookup } from './demo-library.ts';
+import { AD_WORDS } from './drawings/ad.ts';
 import { seedDemoLibrary } from './seed-demo.ts';
 
 async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]> {
@@ -185,6 +195,29 @@ describeDb(`seedDemoLibrary (${dbKind})`, () => {
     const channels = await db.select().from(payChannels);
     expect(new Set(channels.map((c) => c.superiorCode))).toEqual(new Set(['alipay', 'wechat_pay', 'bank']));
     expect(channels.some((c) => c.discountPercent < 100)).toBe(true);
+  });
+
+  it('promises nothing the demo does not give: ad words match their ads, no app to download', async () => {
+    const packs = await db.select().from(payConfigs);
+    const shown = await db.select().from(ads).orderBy(ads.sort);
+    expect(shown.length).toBe(AD_WORDS.length);
+    for (const [i, ad] of shown.entries()) {
+      const words = AD_WORDS[ad.id - 1] ?? AD_WORDS[0];
+      const said = `${words.headline} ${words.sub} ${words.cta}`;
+      // No first-recharge bonus exists (issue 23, item 20), nor a sign-in reward or a recharge discount.
+      expect(said).not.toMatch(/首充|新用户|签到|折|限时|领取/);
+      // A bonus named is one a pack gives, on the ad that opens the recharge centre.
+      for (const [, yuan, bonus] of said.matchAll(/充(\d+)元加赠(\d+)阅币/g)) {
+        expect(ad.jumpType, `ad ${i + 1}`).toBe(3);
+        expect(
+          packs.some((p) => p.amountLevel === Number(yuan) * 100 && p.presentCount === Number(bonus)),
+        ).toBe(true);
+      }
+      if (ad.jumpType === 3) expect(said).toMatch(/充值/);
+    }
+    // No app exists: an empty download address hides 下载APP (and common info answers it empty).
+    const settings = await db.select().from(branchSettings);
+    expect(settings.map((s) => [s.appDownloadUrl, s.appDownloadHome])).toEqual([['', '']]);
   });
 
   it('records a size for every image path it refers to', async () => {

@@ -2,12 +2,19 @@ import { speedLines } from './figures.ts';
 import { type Palette, paletteFor, Rng } from './palette.ts';
 import { el, svgDoc, text } from './svg.ts';
 
-const ADS = [
-  { headline: '新用户首充送 100 阅币', sub: '海量独家漫画 · 限时福利', cta: '立即领取' },
-  { headline: '开通 VIP 全站畅读', sub: '每日更新 · 无广告阅读', cta: '马上开通' },
-  { headline: '暑期狂欢 充值 8 折', sub: '活动仅限本周 · 先到先得', cta: '去充值' },
-  { headline: '签到七天 免费看新章', sub: '连续签到 · 阅币翻倍', cta: '去签到' },
-  { headline: '热门新作 抢先看', sub: '人气作者 · 独家首发', cta: '去看看' },
+/**
+ * The demo carousel's words, one per ad of demoShop in its order (a book, the recharge centre, a book, the 大咖 list,
+ * the external event page, a book, the categories): each says what its ad opens and promises only what the demo
+ * gives (the first three chapters of every demo book are free; the packs' bonuses are demoShop's).
+ */
+export const AD_WORDS = [
+  { headline: '人气连载 前三话免费', sub: '精选好书 · 点开就能看', cta: '去看看' },
+  { headline: '充值阅币 多充多送', sub: '充50元加赠800阅币', cta: '去充值' },
+  { headline: '热门新作 抢先看', sub: '人气作者 · 精彩连载', cta: '去看看' },
+  { headline: '大咖力作 一网打尽', sub: '口碑大作 · 精选推荐', cta: '去看看' },
+  { headline: '阅漫秋季活动', sub: '活动详情请见活动页', cta: '了解详情' },
+  { headline: '人气排行 热门推荐', sub: '大家都在看', cta: '去看看' },
+  { headline: '分类找漫画', sub: '热血 · 恋爱 · 悬疑 · 随心挑选', cta: '去分类' },
 ] as const;
 
 const COINS = [
@@ -36,7 +43,7 @@ export function adSvg(n: number): string {
   const H = 300;
   const rng = new Rng(9001, n);
   const p = palette(n);
-  const ad = ADS[(n - 1 + ADS.length * 1000) % ADS.length] ?? ADS[0];
+  const ad = AD_WORDS[(n - 1 + AD_WORDS.length * 1000) % AD_WORDS.length] ?? AD_WORDS[0];
   const headSize = Math.min(54, Math.floor(470 / [...ad.headline].length));
   let body =
     `<defs><linearGradient id="a" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${p.accent}"/>` +

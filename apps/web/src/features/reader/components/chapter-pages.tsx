@@ -1,5 +1,5 @@
 import type { ChapterInfo } from '@yueman/contract';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { type ImageWidth, imageUrl } from '../../../lib/images.ts';
 import { pageAlt, pageImageWidth } from '../reader-helpers.ts';
 
@@ -61,6 +61,9 @@ export const ChapterPages = memo(function ChapterPages({
     const io = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
+          // Only a page on or near the screen turns its spinner (reader.css): the rest stay still, off the
+          // animation list and the frame's work.
+          (entry.target as HTMLElement).toggleAttribute('data-near', entry.isIntersecting);
           if (!entry.isIntersecting) continue;
           const at = Number((entry.target as HTMLElement).dataset.page);
           for (let k = at + 1; k <= at + PREFETCH_AHEAD && k < pages.length; k++) {
@@ -78,29 +81,92 @@ export const ChapterPages = memo(function ChapterPages({
   return (
     <div ref={strip} className="reader-pages">
       {pages.map((slices, i) => (
-        <div
+        <ChapterPage
           key={slices[0]?.path ?? i}
-          className={`reader-page-row ${zoomed === i ? 'is-zoomed' : ''}`}
-          data-page={i}
-        >
-          <div className="reader-page">
-            {slices.map((s, k) => (
-              <img
-                key={s.path}
-                className="reader-page-img"
-                src={imageUrl(s.path, width)}
-                width={s.width || undefined}
-                height={s.height || undefined}
-                style={{ width: `${100 / n}%` }}
-                alt={pageAlt(name, info.number, i + 1, n > 1 ? k + 1 : 0, n)}
-                loading={i < EAGER_PAGES ? 'eager' : 'lazy'}
-                fetchPriority={i < EAGER_PAGES ? 'high' : 'auto'}
-                decoding="async"
-              />
-            ))}
-          </div>
-        </div>
+          slices={slices}
+          index={i}
+          split={n}
+          width={width}
+          zoomed={zoomed === i}
+          alt={(k) => pageAlt(name, info.number, i + 1, n > 1 ? k + 1 : 0, n)}
+        />
       ))}
     </div>
   );
 });
+
+/**
+ * One page: its slices at their recorded size, and over them, until every slice is here, the page's number and a
+ * spinner (a page can take seconds on a busy link); a slice that fails turns that into 第N页加载失败 / 点击重试, which
+ * asks for the page again. The cover passes taps and hit tests through while it waits (pointer-events: none).
+ */
+function ChapterPage({
+  slices,
+  index,
+  split,
+  width,
+  zoomed,
+  alt,
+}: {
+  slices: Slice[];
+  index: number;
+  /** The chapter's slices per page (picSplitCount): each slice is 1/split of the page's width. */
+  split: number;
+  width: ImageWidth;
+  zoomed: boolean;
+  alt: (slice: number) => string;
+}) {
+  const [loaded, setLoaded] = useState(0);
+  const [failed, setFailed] = useState(false);
+  // A retry draws the slices anew (new elements ask for their images again; a failed image is not kept).
+  const [attempt, setAttempt] = useState(0);
+  const retry = (e: React.MouseEvent) => {
+    // The tap is the retry's only: it neither shows the menus nor counts towards a double-tap zoom.
+    e.stopPropagation();
+    setLoaded(0);
+    setFailed(false);
+    setAttempt((a) => a + 1);
+  };
+  const eager = index < EAGER_PAGES;
+  const number = index + 1;
+  return (
+    <div className={`reader-page-row ${zoomed ? 'is-zoomed' : ''}`} data-page={index}>
+      <div className={`reader-page${failed ? ' is-failed' : ''}`}>
+        {slices.map((s, k) => (
+          <img
+            key={`${s.path}#${attempt}`}
+            className={`reader-page-img${s.width && s.height ? '' : ' is-unsized'}`}
+            src={imageUrl(s.path, width)}
+            width={s.width || undefined}
+            height={s.height || undefined}
+            style={{ width: `${100 / split}%` }}
+            alt={alt(k)}
+            loading={eager ? 'eager' : 'lazy'}
+            fetchPriority={eager ? 'high' : 'auto'}
+            decoding="async"
+            onLoad={() => setLoaded((c) => c + 1)}
+            onError={() => setFailed(true)}
+          />
+        ))}
+        {failed ? (
+          <button type="button" className="reader-page-wait is-failed" onClick={retry}>
+            <span className="reader-page-wait-box">
+              <span className="reader-page-no" aria-hidden="true">
+                {number}
+              </span>
+              <span>第{number}页加载失败</span>
+              <span className="reader-page-retry">点击重试</span>
+            </span>
+          </button>
+        ) : loaded < slices.length ? (
+          <span className="reader-page-wait" aria-hidden="true" data-testid="page-wait">
+            <span className="reader-page-wait-box">
+              <span className="reader-page-no">{number}</span>
+              <span className="reader-spinner" />
+            </span>
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+}
