@@ -37,7 +37,16 @@ async function main() {
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
+      ? {
+          kind: 'postgres',
+          url: config.databaseUrl,
+          // The request that held the connection answered an error; the pool opens a new one on next use.
+          onPoolError: (err) =>
+            log.warn(
+              { code: (err as { code?: string }).code, error: err.message },
+              'PostgreSQL connection lost',
+            ),
+        }
       : { kind: 'pglite', dataDir: config.dataDir },
   );
   // The demo generator is loaded only when the demo library is on: a production server never runs its code.

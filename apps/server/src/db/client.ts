@@ -57,6 +57,26 @@ export function statementName(db: Database, name: string): string {
   return pooled.has(db) ? '' : name;
 }
 
+/**
+ * A connection the PostgreSQL server ends (restart, failover, pg_terminate_backend) makes its `pg` client emit
+ * 'error'; an 'error' event nobody listens to kills the process. The pool listens only while a client is idle, so
+ * every client also gets a listener of its own for its whole life, the checked-out ones included: the query in
+ * flight fails (its request answers an error in the envelope), the pool drops the broken client when it is
+ * released, and the next query gets a new connection. Each lost connection is reported once.
+ */
+export function handleLostConnections(pool: pg.Pool, onLost: (err: Error) => void) {
+  const reported = new WeakSet<pg.ClientBase>();
+  const lost = (err: Error, client: pg.ClientBase) => {
+    if (reported.has(client)) return;
+    reported.add(client);
+    onLost(err);
+  };
+  pool.on('error', lost);
+  pool.on('connect', (client) => {
+    client.on('error', (err) => lost(err, client));
+  });
+}
+
 /** Any fixed number: serialises the migrations of several servers starting on one database at the same moment. */
 const MIGRATION_LOCK = 7_202_612;
 
@@ -85,10 +105,8 @@ async function migrateOnce(url: string) {
 export async function openDatabase(target: DatabaseTarget): Promise<OpenedDatabase> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
-    // An idle connection that the server drops (restart, failover, admin termination) is reported here;
-    // without a listener it would crash the process. The pool replaces the connection on next use.
-    pool.on(
-      'error',
+    handleLostConnections(
+      pool,
       target.onPoolError ?? ((err) => console.error('PostgreSQL connection lost:', err.message)),
     );
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
