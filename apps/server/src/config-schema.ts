@@ -282,6 +282,12 @@ export const configSchema = Type.Object(
       'largest archive (MB) an operator may upload to import in the console (kept under `DATA_DIR/uploads` while it runs); covers and ads take at most 10 MB',
     ),
     ADMIN_DIST: optional('`apps/admin/dist`', "built operators' console to serve at /admin"),
+    DISK_MARGIN_MB: count(
+      256,
+      0,
+      1_048_576,
+      'with the embedded database: while the file system of `DATA_DIR` has less free space (MB) than this, requests that write answer 503 (reads still work) and `/readyz` says `disk: low`; 0 turns the check off',
+    ),
   },
   { additionalProperties: false },
 );

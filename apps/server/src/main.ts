@@ -8,14 +8,21 @@ import { type Database, openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { importer } from './modules/catalog/index.ts';
 import { operatorCommands } from './modules/operators/index.ts';
+import { createDiskGuard } from './shared/disk-space.ts';
 import { AppError } from './shared/errors.ts';
 import { loggerOptions } from './shared/logging.ts';
 import { runWorkers } from './workers.ts';
+
+/** After DRAIN_SECONDS, how long closing the jobs and the database may take before the process exits anyway. */
+const STOP_GRACE_SECONDS = 10;
 
 const log = pino(loggerOptions(process.env.LOG_LEVEL ?? 'info'));
 
 async function main() {
   const startedAt = performance.now();
+  // Everything this process creates is its user's alone: the embedded database writes its files 0666 (mode less
+  // umask), the keys, the image cache and the uploads would follow the inherited umask (docs/security.md).
+  process.umask(0o077);
   // In a primary of several workers, this also makes the generated keys in the data directory once, before any
   // worker reads them.
   const config = loadConfig();
@@ -35,6 +42,13 @@ async function main() {
   // The lock guards the embedded database and the image cache, which live in the data directory.
   await createPrivateDir(config.dataDir);
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
+  // The embedded database must never meet a full disk (PGlite can hang in its WAL flush for good): below the
+  // margin, writes are refused (shared/disk-space.ts).
+  const diskGuard =
+    config.databaseUrl || config.diskMarginBytes === 0
+      ? undefined
+      : createDiskGuard({ dir: config.dataDir, marginBytes: config.diskMarginBytes, log });
+  await diskGuard?.start();
   const database = await openDatabase(
     config.databaseUrl
       ? {
@@ -60,6 +74,7 @@ async function main() {
     db: database.db,
     logger: loggerOptions(config.logLevel),
     demoDrawer: demo?.demoDrawer,
+    diskGuard,
   });
   // With the embedded database, `npm run operator` reaches this server through its control socket.
   const control = config.databaseUrl
@@ -74,6 +89,14 @@ async function main() {
   // progress finishes). Requests still running after DRAIN_SECONDS lose their connections.
   const closeAll = async () => {
     log.info({ drainSeconds: config.drainSeconds }, 'shutting down: draining');
+    // A database call that never ends (a stuck disk) must not keep the process: it exits 1 after a deadline.
+    setTimeout(
+      () => {
+        log.error({ seconds: config.drainSeconds + STOP_GRACE_SECONDS }, 'shutdown did not finish: exiting');
+        process.exit(1);
+      },
+      (config.drainSeconds + STOP_GRACE_SECONDS) * 1000,
+    ).unref();
     const bound = setTimeout(() => {
       log.warn({ drainSeconds: config.drainSeconds }, 'requests still in flight: closing their connections');
       app.server.closeAllConnections();

@@ -42,7 +42,7 @@ export const freePort = () =>
 export async function startServer(
   port: number,
   env: Record<string, string>,
-  opts: { built?: boolean } = {},
+  opts: { built?: boolean; readyMs?: number } = {},
 ): Promise<ServerProcess> {
   // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the database. `built`: the build
   // `npm start` runs (apps/server/dist, made by npm run build), else the TypeScript sources through tsx.
@@ -69,7 +69,8 @@ export async function startServer(
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  const readyMs = opts.readyMs ?? 90_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
     const up = await fetch(`${base}/healthz`).then(
@@ -77,7 +78,7 @@ export async function startServer(
       () => false,
     );
     if (up) break;
-    if (Date.now() > deadline) throw new Error(`server not ready in 90 s: ${output}`);
+    if (Date.now() > deadline) throw new Error(`server not ready in ${readyMs / 1000} s: ${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
