@@ -257,7 +257,12 @@ export const configSchema = Type.Object(
       'https://api.weixin.qq.com',
       "the official account API's address (OAuth code to openid)",
     ),
-    LOG_LEVEL: text('info', 'pino log level; logs are JSON lines with a `reqId` per request'),
+    LOG_LEVEL: Type.String({
+      default: 'info',
+      pattern: '^(?:fatal|error|warn|info|debug|trace|silent)$',
+      expected: 'one of fatal, error, warn, info, debug, trace, silent',
+      description: 'pino log level; logs are JSON lines with a `reqId` per request',
+    }),
     DRAIN_SECONDS: count(
       10,
       1,

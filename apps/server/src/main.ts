@@ -16,7 +16,11 @@ import { runWorkers } from './workers.ts';
 /** After DRAIN_SECONDS, how long closing the jobs and the database may take before the process exits anyway. */
 const STOP_GRACE_SECONDS = 10;
 
-const log = pino(loggerOptions(process.env.LOG_LEVEL ?? 'info'));
+// Until the configuration is read (which names a bad LOG_LEVEL), a level pino knows.
+const givenLevel = process.env.LOG_LEVEL ?? 'info';
+const log = pino(
+  loggerOptions(givenLevel in pino.levels.values || givenLevel === 'silent' ? givenLevel : 'info'),
+);
 
 async function main() {
   const startedAt = performance.now();
@@ -201,9 +205,38 @@ const isRefusal = (err: unknown): err is Error =>
   err instanceof importer.UnreadablePage ||
   err instanceof importer.ImportSourceError;
 
+/** What to tell the operator when PostgreSQL refuses the start (the URL itself holds a password: never logged). */
+function databaseUnreachable(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (!process.env.DATABASE_URL?.trim() || typeof code !== 'string') return undefined;
+  let name = '';
+  try {
+    name = decodeURIComponent(new URL(process.env.DATABASE_URL.trim()).pathname.slice(1));
+  } catch {
+    // The configuration check names a malformed URL.
+  }
+  switch (code) {
+    case '3D000':
+      return `the database "${name}" named in DATABASE_URL does not exist on that PostgreSQL server: create it (createdb ${name || 'NAME'}, owned by the URL's user) or correct DATABASE_URL`;
+    case '28P01':
+    case '28000':
+      return 'PostgreSQL refused the user or password of DATABASE_URL';
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+      return `the PostgreSQL server of DATABASE_URL cannot be reached (${code}): is it running, and are its host and port right?`;
+    default:
+      return undefined;
+  }
+}
+
 main().catch((err) => {
+  const unreachable = databaseUnreachable(err);
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     log.fatal(err.message);
+  } else if (unreachable) {
+    log.fatal({ code: (err as { code?: string }).code }, unreachable);
   } else {
     log.fatal({ err }, 'failed to start');
   }
