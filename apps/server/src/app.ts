@@ -135,6 +135,11 @@ export async function buildApp({
   });
 
   registerErrorHandler(app);
+  // Shutdown, before the drain's grace (modules/metrics/drain.ts): the front's answers close their connections.
+  app.addHook('preClose', (done) => {
+    front?.stopKeepAlive();
+    done();
+  });
   // First of the hooks, so every answer carries them, refusals by the later hooks included.
   registerSecurityHeaders(app, protective);
   // Before anything reads a body or the database: a write on a nearly full disk is refused at once.
