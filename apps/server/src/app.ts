@@ -19,6 +19,7 @@ import { registerUsers } from './modules/users/index.ts';
 import { registerWallet } from './modules/wallet/index.ts';
 import { registerWeb } from './modules/web/index.ts';
 import { BackgroundJobs } from './shared/background-loop.ts';
+import { type DiskGuard, registerDiskGuard } from './shared/disk-space.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
 import { type FastRequest, KEEP_ALIVE_MS, type KeptCopy } from './shared/fast-path.ts';
 import { type Front, installFront } from './shared/front.ts';
@@ -57,6 +58,8 @@ export interface AppDeps {
   staticCacheMs?: number;
   /** The demo library's drawer (main.ts hands it in only when the demo library is on). */
   demoDrawer?: ModuleContext['demoDrawer'];
+  /** The free space of DATA_DIR (main.ts, embedded database only): below its margin, writes answer 503. */
+  diskGuard?: DiskGuard;
 }
 
 /**
@@ -77,7 +80,14 @@ const MODULES = [
 ] as const;
 
 /** Builds the whole service: plugins, then modules, then one error handler. */
-export async function buildApp({ config, db, logger = false, staticCacheMs = 5000, demoDrawer }: AppDeps) {
+export async function buildApp({
+  config,
+  db,
+  logger = false,
+  staticCacheMs = 5000,
+  demoDrawer,
+  diskGuard,
+}: AppDeps) {
   const protective = securityHeaders({ https: config.publicOrigin.startsWith('https://') });
   const answers = new StaticAnswers({ ttlMs: staticCacheMs, headers: protective });
   let front: Front | undefined;
@@ -125,8 +135,15 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
   });
 
   registerErrorHandler(app);
+  // Shutdown, before the drain's grace (modules/metrics/drain.ts): the front's answers close their connections.
+  app.addHook('preClose', (done) => {
+    front?.stopKeepAlive();
+    done();
+  });
   // First of the hooks, so every answer carries them, refusals by the later hooks included.
   registerSecurityHeaders(app, protective);
+  // Before anything reads a body or the database: a write on a nearly full disk is refused at once.
+  if (diskGuard) registerDiskGuard(app, diskGuard);
   registerInputGuard(app);
   await app.register(swagger, {
     openapi: {
@@ -158,7 +175,16 @@ export async function buildApp({ config, db, logger = false, staticCacheMs = 500
     ports.images.forgetFreePages();
     for (const listener of catalogueListeners) listener();
   };
-  const ctx: ModuleContext = { config, db, log: app.log, jobs, ports, demoDrawer, catalogueChanged };
+  const ctx: ModuleContext = {
+    config,
+    db,
+    log: app.log,
+    jobs,
+    ports,
+    demoDrawer,
+    catalogueChanged,
+    diskGuard,
+  };
   for (const [name, register] of MODULES) {
     const port = await register(app, ctx);
     if (port) Object.assign(ports, { [name]: port });

@@ -257,7 +257,12 @@ export const configSchema = Type.Object(
       'https://api.weixin.qq.com',
       "the official account API's address (OAuth code to openid)",
     ),
-    LOG_LEVEL: text('info', 'pino log level; logs are JSON lines with a `reqId` per request'),
+    LOG_LEVEL: Type.String({
+      default: 'info',
+      pattern: '^(?:fatal|error|warn|info|debug|trace|silent)$',
+      expected: 'one of fatal, error, warn, info, debug, trace, silent',
+      description: 'pino log level; logs are JSON lines with a `reqId` per request',
+    }),
     DRAIN_SECONDS: count(
       10,
       1,
@@ -282,6 +287,12 @@ export const configSchema = Type.Object(
       'largest archive (MB) an operator may upload to import in the console (kept under `DATA_DIR/uploads` while it runs); covers and ads take at most 10 MB',
     ),
     ADMIN_DIST: optional('`apps/admin/dist`', "built operators' console to serve at /admin"),
+    DISK_MARGIN_MB: count(
+      256,
+      0,
+      1_048_576,
+      'with the embedded database: while the file system of `DATA_DIR` has less free space (MB) than this, requests that write answer 503 (reads still work) and `/readyz` says `disk: low`; 0 turns the check off',
+    ),
   },
   { additionalProperties: false },
 );

@@ -140,6 +140,7 @@ describe('a bad value', () => {
     ['PAY_NOTIFY_BASE', '//notify'],
     ['ALLOWED_ORIGINS', 'https://a.example.com/path'],
     ['TRUST_PROXY', 'everything'],
+    ['LOG_LEVEL', 'verbose'],
   ])('of %s (%s) stops the server with a message naming it', (name, value) => {
     expect(() => load({ [name]: value })).toThrow(ConfigError);
     expect(() => load({ [name]: value })).toThrow(new RegExp(`^${name}\\b.*${value.replace('.', '\\.')}`));

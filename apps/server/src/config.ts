@@ -76,6 +76,8 @@ export interface Config {
   webDist: string;
   /** Largest archive an operator may upload to import, in bytes. */
   importUploadBytes: number;
+  /** With the embedded database: below this many free bytes in DATA_DIR's file system writes are refused; 0: off. */
+  diskMarginBytes: number;
   /** The operators' console's build (apps/admin/dist), served at /admin. */
   adminDist: string;
   /** HMAC-SHA256 key the sandbox gateway signs its notifications with, 32 bytes. */
@@ -240,6 +242,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     findAccountPerOrderPerHour: env.FIND_ACCOUNT_PER_ORDER_PER_HOUR,
     webDist: path.resolve(env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
     importUploadBytes: env.IMPORT_UPLOAD_MB * 1024 * 1024,
+    diskMarginBytes: env.DISK_MARGIN_MB * 1024 * 1024,
     adminDist: path.resolve(env.ADMIN_DIST ?? fileURLToPath(new URL('../../admin/dist', import.meta.url))),
     sandboxPayKey: storedKey(env.SANDBOX_PAY_KEY, dataDir, 'SANDBOX_PAY_KEY'),
     sandboxPay: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : isLocalOrigin(publicOrigin),

@@ -10,14 +10,25 @@ import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir
 import { reconcile } from './db/reconcile.ts';
 import { importer } from './modules/catalog/index.ts';
 import { operatorCommands } from './modules/operators/index.ts';
+import { createDiskGuard } from './shared/disk-space.ts';
 import { AppError } from './shared/errors.ts';
 import { loggerOptions } from './shared/logging.ts';
 import { runWorkers } from './workers.ts';
 
-const log = pino(loggerOptions(process.env.LOG_LEVEL ?? 'info'));
+/** After DRAIN_SECONDS, how long closing the jobs and the database may take before the process exits anyway. */
+const STOP_GRACE_SECONDS = 10;
+
+// Until the configuration is read (which names a bad LOG_LEVEL), a level pino knows.
+const givenLevel = process.env.LOG_LEVEL ?? 'info';
+const log = pino(
+  loggerOptions(givenLevel in pino.levels.values || givenLevel === 'silent' ? givenLevel : 'info'),
+);
 
 async function main() {
   const startedAt = performance.now();
+  // Everything this process creates is its user's alone: the embedded database writes its files 0666 (mode less
+  // umask), the keys, the image cache and the uploads would follow the inherited umask (docs/security.md).
+  process.umask(0o077);
   // In a primary of several workers, this also makes the generated keys in the data directory once, before any
   // worker reads them.
   const config = loadConfig();
@@ -37,9 +48,25 @@ async function main() {
   // The lock guards the embedded database and the image cache, which live in the data directory.
   await createPrivateDir(config.dataDir);
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
+  // The embedded database must never meet a full disk (PGlite can hang in its WAL flush for good): below the
+  // margin, writes are refused (shared/disk-space.ts).
+  const diskGuard =
+    config.databaseUrl || config.diskMarginBytes === 0
+      ? undefined
+      : createDiskGuard({ dir: config.dataDir, marginBytes: config.diskMarginBytes, log });
+  await diskGuard?.start();
   const database = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
+      ? {
+          kind: 'postgres',
+          url: config.databaseUrl,
+          // The request that held the connection answered an error; the pool opens a new one on next use.
+          onPoolError: (err) =>
+            log.warn(
+              { code: (err as { code?: string }).code, error: err.message },
+              'PostgreSQL connection lost',
+            ),
+        }
       : { kind: 'pglite', dataDir: config.dataDir },
   );
   // The demo generator is loaded only when the demo library is on: a production server never runs its code.
@@ -53,6 +80,7 @@ async function main() {
     db: database.db,
     logger: loggerOptions(config.logLevel),
     demoDrawer: demo?.demoDrawer,
+    diskGuard,
   });
   // With the embedded database, `npm run operator` reaches this server through its control socket.
   const control = config.databaseUrl
@@ -67,6 +95,14 @@ async function main() {
   // progress finishes). Requests still running after DRAIN_SECONDS lose their connections.
   const closeAll = async () => {
     log.info({ drainSeconds: config.drainSeconds }, 'shutting down: draining');
+    // A database call that never ends (a stuck disk) must not keep the process: it exits 1 after a deadline.
+    setTimeout(
+      () => {
+        log.error({ seconds: config.drainSeconds + STOP_GRACE_SECONDS }, 'shutdown did not finish: exiting');
+        process.exit(1);
+      },
+      (config.drainSeconds + STOP_GRACE_SECONDS) * 1000,
+    ).unref();
     const bound = setTimeout(() => {
       log.warn({ drainSeconds: config.drainSeconds }, 'requests still in flight: closing their connections');
       app.server.closeAllConnections();
@@ -186,9 +222,38 @@ const isRefusal = (err: unknown): err is Error =>
   err instanceof importer.UnreadablePage ||
   err instanceof importer.ImportSourceError;
 
+/** What to tell the operator when PostgreSQL refuses the start (the URL itself holds a password: never logged). */
+function databaseUnreachable(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (!process.env.DATABASE_URL?.trim() || typeof code !== 'string') return undefined;
+  let name = '';
+  try {
+    name = decodeURIComponent(new URL(process.env.DATABASE_URL.trim()).pathname.slice(1));
+  } catch {
+    // The configuration check names a malformed URL.
+  }
+  switch (code) {
+    case '3D000':
+      return `the database "${name}" named in DATABASE_URL does not exist on that PostgreSQL server: create it (createdb ${name || 'NAME'}, owned by the URL's user) or correct DATABASE_URL`;
+    case '28P01':
+    case '28000':
+      return 'PostgreSQL refused the user or password of DATABASE_URL';
+    case 'ECONNREFUSED':
+    case 'ENOTFOUND':
+    case 'ETIMEDOUT':
+    case 'EHOSTUNREACH':
+      return `the PostgreSQL server of DATABASE_URL cannot be reached (${code}): is it running, and are its host and port right?`;
+    default:
+      return undefined;
+  }
+}
+
 main().catch((err) => {
+  const unreachable = databaseUnreachable(err);
   if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     log.fatal(err.message);
+  } else if (unreachable) {
+    log.fatal({ code: (err as { code?: string }).code }, unreachable);
   } else {
     log.fatal({ err }, 'failed to start');
   }

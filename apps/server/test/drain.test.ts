@@ -3,12 +3,14 @@
 // the server committed was answered to its client (none done with its answer lost).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { notificationBody } from '../src/modules/payments/payments.test-support.ts';
 import { ownedChapterIds, pricedChaptersOverHttp } from './money/money-test-kit.ts';
+import { until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from './test-database.ts';
 
@@ -146,4 +148,99 @@ describeDb('a server draining on SIGTERM', () => {
       await close();
     }
   }, 180_000);
+});
+
+/** One HTTP/1.1 exchange on a raw socket kept open: the answer's head (lower case) and whether a body followed whole. */
+function exchange(socket: Socket, url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = buffer.subarray(0, end).toString('latin1').toLowerCase();
+      const length = Number(/content-length: (\d+)/.exec(head)?.[1] ?? 0);
+      if (buffer.length < end + 4 + length) return;
+      done();
+      resolve(head);
+    };
+    const onClose = () => {
+      done();
+      reject(new Error(`connection closed before the answer to ${url}`));
+    };
+    const done = () => {
+      socket.off('data', onData);
+      socket.off('close', onClose);
+      socket.off('error', onClose);
+    };
+    if (socket.destroyed) {
+      reject(new Error(`connection closed before the request to ${url}`));
+      return;
+    }
+    socket.on('data', onData);
+    socket.on('close', onClose);
+    socket.on('error', onClose);
+    socket.write(`GET ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  });
+}
+
+// Issue 23, item 13: a request sent on an idle keep-alive connection just after SIGTERM used to be reset unread.
+// The database plays no part: the embedded one only.
+describe.skipIf(dbKind !== 'pglite')('keep-alive connections idle when SIGTERM comes', () => {
+  let dataDir: string;
+  let server: ServerProcess | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-drain-idle-'));
+  });
+  afterAll(async () => {
+    server?.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers a request sent on each just after SIGTERM, with Connection: close', {
+    timeout: 300_000,
+  }, async () => {
+    server = await startServer(
+      await freePort(),
+      { DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      { readyMs: 240_000 },
+    );
+    const port = Number(new URL(server.base).port);
+    // A kept static answer (the front answers it on its own connection) and /healthz (node:http's, handed over).
+    const kept = '/api/book/query/all/0/2';
+    await fetch(`${server.base}${kept}`);
+    await fetch(`${server.base}${kept}`);
+    const urls = [kept, kept, kept, '/healthz', '/healthz', '/healthz'];
+    const sockets = await Promise.all(
+      urls.map(
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(port, '127.0.0.1', () => resolve(socket)).once('error', reject);
+          }),
+      ),
+    );
+    for (const [i, socket] of sockets.entries()) {
+      const head = await exchange(socket, urls[i] as string);
+      expect(head).toMatch(/^http\/1\.1 200/);
+      expect(head).not.toContain('connection: close');
+    }
+    // Idle now. SIGTERM, and as soon as the server has taken it, one more request on each connection.
+    server.kill('SIGTERM');
+    const proc = server;
+    await until(
+      'stop requested',
+      () => (proc.output().includes('stop requested') ? true : undefined),
+      60_000,
+    );
+    const heads = await Promise.all(
+      sockets.map((socket, i) => exchange(socket, urls[i] as string).catch((err: Error) => err.message)),
+    );
+    for (const head of heads) {
+      expect(head).toMatch(/^http\/1\.1 200/);
+      expect(head).toContain('connection: close');
+    }
+    for (const socket of sockets) socket.destroy();
+    expect(await server.exited).toBe(0);
+    server = undefined;
+  });
 });

@@ -1,7 +1,7 @@
 // `npm run operator` as a reader of the README runs it: with no server (it opens the database itself, PGlite or
 // PostgreSQL), and beside a running server on the embedded database (the server does it, through its control socket
 // in DATA_DIR). Either way the printed password signs in, and the audit log says the command line did it.
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,8 @@ describe('npm run operator with no server running', () => {
   const env = () => ({ DATA_DIR: dataDir, ...(pg?.url ? { DATABASE_URL: pg.url } : {}) });
 
   it('adds an operator and rotates the password, printing each once; refuses bad input clearly', async () => {
+    // The server made its database there before (as a first start does).
+    if (!pg) await (await openDatabase({ kind: 'pglite', dataDir })).close();
     const added = await operatorCli(['add', 'boss', '--role', 'owner'], env());
     expect(added.code, added.out).toBe(0);
     expect(passwordIn(added.out)).toMatch(/^[2-9a-zA-Z]{16}$/);
@@ -67,8 +69,27 @@ describe('npm run operator with no server running', () => {
     } finally {
       await opened.close();
     }
-    // Each run of the built tool opens the database and migrates it: seconds each on a loaded machine.
-  }, 120_000);
+    // Each run of the built tool opens the database and migrates it: seconds each (tens on a loaded machine).
+  }, 300_000);
+});
+
+describe.skipIf(dbKind === 'postgres')('npm run operator where no database is', () => {
+  let parent: string;
+  beforeAll(async () => {
+    parent = await mkdtemp(path.join(tmpdir(), 'yueman-operator-none-'));
+  });
+  afterAll(() => rm(parent, { recursive: true, force: true }));
+
+  it('says there is no database at DATA_DIR and stops, creating nothing', async () => {
+    for (const dataDir of [path.join(parent, 'data'), parent]) {
+      const res = await operatorCli(['add', 'boss', '--role', 'owner'], { DATA_DIR: dataDir });
+      expect(res.code, res.out).toBe(1);
+      expect(res.out).toContain(`no database in ${dataDir}`);
+      expect(res.out).not.toMatch(/password:/);
+    }
+    // Neither the data directory nor anything in the existing folder was made.
+    expect(await readdir(parent)).toEqual([]);
+  }, 60_000);
 });
 
 describe.skipIf(dbKind === 'postgres')(

@@ -2,6 +2,7 @@
  * npm run operator -- add NAME --role ROLE | passwd NAME
  * Creates a console operator, or gives one a new password; either way the generated password is printed once.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DatabaseTarget, openDatabase } from '../db/client.ts';
@@ -66,6 +67,15 @@ async function main(): Promise<number> {
   const url = process.env.DATABASE_URL?.trim();
   const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
   const target: DatabaseTarget = url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir };
+  // Run from another folder or without the server's DATA_DIR, the tool would make a new, empty database and add
+  // the operator there, where no server looks: it stops instead, creating nothing.
+  if (target.kind === 'pglite' && !existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'))) {
+    console.error(
+      `operator: no database in ${dataDir} (DATA_DIR). Set DATA_DIR to the server's data directory ` +
+        '(or DATABASE_URL for PostgreSQL), or start the server once so that it creates its database there.',
+    );
+    return 1;
+  }
   let release: (() => Promise<void>) | undefined;
   try {
     release = target.kind === 'pglite' ? await lockDataDir(dataDir) : undefined;

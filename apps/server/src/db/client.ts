@@ -1,7 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type QueryOptions, type Results, type Transaction, types } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -57,6 +58,26 @@ export function statementName(db: Database, name: string): string {
   return pooled.has(db) ? '' : name;
 }
 
+/**
+ * A connection the PostgreSQL server ends (restart, failover, pg_terminate_backend) makes its `pg` client emit
+ * 'error'; an 'error' event nobody listens to kills the process. The pool listens only while a client is idle, so
+ * every client also gets a listener of its own for its whole life, the checked-out ones included: the query in
+ * flight fails (its request answers an error in the envelope), the pool drops the broken client when it is
+ * released, and the next query gets a new connection. Each lost connection is reported once.
+ */
+export function handleLostConnections(pool: pg.Pool, onLost: (err: Error) => void) {
+  const reported = new WeakSet<pg.ClientBase>();
+  const lost = (err: Error, client: pg.ClientBase) => {
+    if (reported.has(client)) return;
+    reported.add(client);
+    onLost(err);
+  };
+  pool.on('error', lost);
+  pool.on('connect', (client) => {
+    client.on('error', (err) => lost(err, client));
+  });
+}
+
 /** Any fixed number: serialises the migrations of several servers starting on one database at the same moment. */
 const MIGRATION_LOCK = 7_202_612;
 
@@ -85,10 +106,8 @@ async function migrateOnce(url: string) {
 export async function openDatabase(target: DatabaseTarget): Promise<OpenedDatabase> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
-    // An idle connection that the server drops (restart, failover, admin termination) is reported here;
-    // without a listener it would crash the process. The pool replaces the connection on next use.
-    pool.on(
-      'error',
+    handleLostConnections(
+      pool,
       target.onPoolError ?? ((err) => console.error('PostgreSQL connection lost:', err.message)),
     );
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
@@ -99,7 +118,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenedDataba
   if (target.kind === 'pglite') {
     const dir = path.resolve(target.dataDir, 'pglite');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    client = new DrizzlePGlite({ dataDir: dir });
+    await ownerOnly(dir);
+    client = new DrizzlePGlite({ fs: new OwnerOnlyNodeFS(dir) });
   } else {
     client = new DrizzlePGlite();
   }
@@ -109,6 +129,37 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenedDataba
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Database, driver: 'pglite', close: () => client.close() };
+}
+
+type ModeCall = (path: unknown, mode?: number, more?: unknown) => unknown;
+
+/**
+ * PGlite's file system in DATA_DIR/pglite, where every file is its user's alone (0600, folders 0700), whatever the
+ * umask of the process that opens it (the server sets 077; the command-line tools may not). Emscripten's FS creates
+ * a file and then chmods it to the mode PostgreSQL asked for (0666 in PGlite), past any umask: its mkdir, mknod and
+ * chmod (the Emscripten module's public FS) keep only the owner's bits here.
+ */
+class OwnerOnlyNodeFS extends NodeFS {
+  override async init(pg: PGlite, opts: Parameters<NodeFS['init']>[1]) {
+    const { emscriptenOpts } = await super.init(pg, opts);
+    const ownerOnly = (mod: { FS: Record<'chmod' | 'mkdir' | 'mknod', ModeCall> }) => {
+      for (const call of ['chmod', 'mkdir', 'mknod'] as const) {
+        const inFs = mod.FS[call].bind(mod.FS);
+        // FS.mkdir's mode defaults to 0777.
+        mod.FS[call] = (path, mode = 0o777, more) => inFs(path, mode & ~0o077, more);
+      }
+    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), ownerOnly] } };
+  }
+}
+
+/** Takes group's and others' bits off every entry under `dir` (a database written before PGlite's files were 0600). */
+async function ownerOnly(dir: string) {
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const file = path.join(dir, entry);
+    const stat = await lstat(file);
+    if (!stat.isSymbolicLink() && stat.mode & 0o077) await chmod(file, stat.mode & 0o700);
+  }
 }
 
 // drizzle's PGlite driver maps these types from their text itself, so it asks PGlite to leave them as text,

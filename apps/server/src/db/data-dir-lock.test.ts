@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,43 @@ describe.skipIf(dbKind !== 'pglite')('the data-dir lock after a crash', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     await release();
     await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe.skipIf(dbKind !== 'pglite')('a copy of a locked data directory', () => {
+  it('is taken by a new process while the holder of the original runs, and the original stays refused', {
+    timeout: 120_000,
+  }, async () => {
+    const original = await mkdtemp(path.join(tmpdir(), 'yueman-lock-'));
+    const copy = `${original}-copy`;
+    // A live holder in another process, as a running server is.
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${path.resolve(import.meta.dirname, 'data-dir-lock.ts')}').then(m => m.lockDataDir('${original}')).then(() => { console.log('locked'); setInterval(() => {}, 1000); })`,
+      ],
+      { cwd: path.resolve(import.meta.dirname, '../../../..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout?.on('data', (d) => String(d).includes('locked') && resolve());
+        holder.once('exit', (code) => reject(new Error(`holder exited with ${code}`)));
+      });
+      // Copied while running, lock directory and owner file included.
+      await cp(original, copy, { recursive: true, preserveTimestamps: true });
+      const started = Date.now();
+      const release = await lockDataDir(copy);
+      expect(Date.now() - started).toBeLessThan(2000);
+      await release();
+      await expect(lockDataDir(original)).rejects.toThrow(`pid ${holder.pid}`);
+    } finally {
+      holder.kill('SIGKILL');
+      await rm(original, { recursive: true, force: true });
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 });
 

@@ -13,7 +13,17 @@ interface Owner {
   /** The kernel's boot id and the process's start time (clock ticks since boot): together they tell a reused pid. */
   boot?: string;
   start?: string;
+  /**
+   * The locked directory's device and inode: a copy of a running data directory (cp -a, rsync) carries the owner
+   * file of a live holder, but it is another directory, which that holder does not hold.
+   */
+  dir?: string;
 }
+
+const dirIdentity = async (dir: string) => {
+  const { dev, ino } = await stat(dir);
+  return `${dev}:${ino}`;
+};
 
 /** Data directories this process holds: a second lock from the same process is refused, not taken over. */
 const held = new Set<string>();
@@ -37,7 +47,7 @@ const startTimeOf = (pid: number) => {
  * started when the holder did: after a crash the pid may belong to another process, or (a container restarted)
  * to this very one.
  */
-async function ownerState(ownerFile: string): Promise<OwnerState> {
+async function ownerState(ownerFile: string, dir: string): Promise<OwnerState> {
   let owner: Owner;
   try {
     owner = JSON.parse(await readFile(ownerFile, 'utf8'));
@@ -45,6 +55,8 @@ async function ownerState(ownerFile: string): Promise<OwnerState> {
     return { state: 'unknown' };
   }
   if (owner.host !== hostname()) return { state: 'unknown' };
+  // Copied with the directory: whoever holds the original does not hold this copy.
+  if (owner.dir !== undefined && owner.dir !== (await dirIdentity(dir))) return { state: 'dead' };
   const pid = owner.pid;
   if (pid === process.pid) return { state: 'dead', pid };
   try {
@@ -110,13 +122,13 @@ export async function lockDataDir(
     release = await attempt(0);
   } catch (err) {
     if (!locked(err)) throw err;
-    const owner = await ownerState(ownerFile);
+    const owner = await ownerState(ownerFile, dir);
     if (owner.state === 'alive') throw refuse(owner.pid);
     if (owner.state === 'dead') await rm(lockPath, { recursive: true, force: true });
     try {
       release = await attempt(opts.waitMs ?? 0);
     } catch (again) {
-      if (locked(again)) throw refuse((await ownerState(ownerFile)).pid);
+      if (locked(again)) throw refuse((await ownerState(ownerFile, dir)).pid);
       throw again;
     }
   }
@@ -125,6 +137,7 @@ export async function lockDataDir(
     host: hostname(),
     boot: bootId(),
     start: startTimeOf(process.pid),
+    dir: await dirIdentity(dir),
   };
   await writeFile(ownerFile, JSON.stringify(owner), { mode: 0o600 });
   held.add(dir);

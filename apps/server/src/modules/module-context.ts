@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { BackgroundJobs } from '../shared/background-loop.ts';
+import type { DiskGuard } from '../shared/disk-space.ts';
 import type { CatalogPort } from './catalog/index.ts';
 import type { DrawMissingImage, ImagesPort } from './images/index.ts';
 import type { MetricsPort } from './metrics/index.ts';
@@ -37,6 +38,8 @@ export interface ModuleContext {
    * it knows of free pages, and so do its front processes; other servers follow within their 5 s (docs/scaling.md).
    */
   catalogueChanged(): void;
+  /** The free space of DATA_DIR when the embedded database lives there (shared/disk-space.ts); /readyz reports it. */
+  diskGuard?: DiskGuard;
 }
 
 export interface Ports {

@@ -41,6 +41,8 @@ export interface FrontOptions {
 export interface Front {
   /** Shutdown: idle connections close now, busy ones after their answer (which says `Connection: close`). */
   drain(): void;
+  /** The drain begins: every answer from now on says `Connection: close`; nothing is closed yet. */
+  stopKeepAlive(): void;
   /** Connections the front holds now (not yet handed to node:http). */
   readonly size: number;
 }
@@ -413,6 +415,9 @@ export function installFront(server: Server, opts: FrontOptions): Front {
 
   server.on('connection', (socket: Socket) => new FrontConnection(socket));
   return {
+    stopKeepAlive() {
+      draining = true;
+    },
     drain() {
       draining = true;
       for (const connection of [...connections]) connection.drain();

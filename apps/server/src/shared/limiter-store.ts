@@ -141,7 +141,9 @@ export async function redisLimiterStore(url: string, log: FastifyBaseLogger): Pr
     lastError = Date.now();
     log.warn({ err }, 'Redis for the limits unreachable: counting in this process until it is back');
   });
-  await redis.connect();
+  // Unreachable at start: the server starts all the same, counting in memory, and ioredis keeps reconnecting
+  // (docs/scaling.md). The error listener above has logged why.
+  await redis.connect().catch(() => undefined);
   return storeOf(
     'redis',
     (name, duration) =>

@@ -52,6 +52,7 @@ export async function registerMetrics(app: FastifyInstance, ctx: ModuleContext):
   const readiness = createReadiness({
     database: repo.ping,
     images,
+    disk: ctx.diskGuard ? () => ctx.diskGuard as { low: boolean; freeBytes: number } : undefined,
     timeoutMs: READY_CHECK_TIMEOUT_MS,
   });
 

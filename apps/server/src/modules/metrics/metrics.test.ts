@@ -7,6 +7,7 @@ import { dbKind, describeDb } from '../../../test/test-database.ts';
 import { manyVisitorsEnv, post, registerVisitor } from '../../../test/visitors.ts';
 import { payOrders } from '../../db/schema/index.ts';
 import { applyWeb, demo, notificationBody, postNotification } from '../payments/payments.test-support.ts';
+import { DRAIN_GRACE_MS } from './drain.ts';
 import { bearerMatches } from './metrics.routes.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789abcdef';
@@ -67,7 +68,8 @@ describeDb('operations: /healthz, /readyz, /metrics', () => {
     });
     bare = await createTestApp({
       seed: false,
-      env: { DEMO_LIBRARY: 'false', IMAGE_ROOT: '/nonexistent/yueman-images' },
+      // Under a file: it cannot be created (the storage module creates a missing IMAGE_ROOT at start).
+      env: { DEMO_LIBRARY: 'false', IMAGE_ROOT: '/dev/null/yueman-images' },
     });
   });
   afterAll(async () => {
@@ -309,7 +311,8 @@ describeDb('operations: /healthz, /readyz, /metrics', () => {
       code: 503,
       data: { status: 'draining' },
     });
-    // The port takes no new connection.
+    // After the drain's grace (a request arriving meanwhile is still answered), the port takes no new connection.
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS + 300));
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
 
     // The request in flight is answered in full, then the one queued behind it; then the connection closes.

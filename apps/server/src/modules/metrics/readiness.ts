@@ -11,6 +11,9 @@ export interface ReadinessReport {
   status: ReadinessState | 'unavailable';
   database?: CheckResult;
   images?: CheckResult;
+  /** With the embedded database: 'low' while DATA_DIR has less free space than its margin (writes are refused). */
+  disk?: 'ok' | 'low';
+  diskFreeMb?: number;
 }
 
 export interface ReadinessDeps {
@@ -18,6 +21,8 @@ export interface ReadinessDeps {
   database(): Promise<void>;
   /** Resolves when the image store can be read. */
   images(): Promise<void>;
+  /** The free space of DATA_DIR, when watched. */
+  disk?: () => { low: boolean; freeBytes: number };
   timeoutMs: number;
 }
 
@@ -63,9 +68,13 @@ export function createReadiness(deps: ReadinessDeps) {
       ]);
       // Shutdown may have begun while the checks ran.
       const current = state as ReadinessState;
-      const ready = current === 'ready' && database === 'ok' && images === 'ok';
+      const space = deps.disk?.();
+      const disk = space ? (space.low ? ('low' as const) : ('ok' as const)) : undefined;
+      const ready = current === 'ready' && database === 'ok' && images === 'ok' && disk !== 'low';
       const status = ready ? 'ready' : current === 'ready' ? 'unavailable' : current;
-      return { ready, report: { status, database, images } };
+      if (!space) return { ready, report: { status, database, images } };
+      const diskFreeMb = Math.floor(space.freeBytes / 2 ** 20);
+      return { ready, report: { status, database, images, disk, diskFreeMb } };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { createLocalStorage } from './local-storage.ts';
@@ -36,6 +37,12 @@ export async function registerStorage(app: FastifyInstance, ctx: ModuleContext):
     return { ...s3, putOriginal: (imagePath, bytes) => s3.put(originalKey(imagePath), bytes) };
   }
   const local = { originals: config.imageRoot, variants: config.imageCacheDir };
+  // The originals' folder exists from the first start, with or without the demo library (whose drawer used to be
+  // the only one to create it, so a first start with DEMO_LIBRARY=false was never ready). One that cannot be made
+  // (a read-only mount not there yet) is /readyz's to report.
+  await mkdir(config.imageRoot, { recursive: true, mode: 0o700 }).catch((err: unknown) =>
+    ctx.log.warn({ err, imageRoot: config.imageRoot }, 'IMAGE_ROOT cannot be created'),
+  );
   // The image host's own store never writes an original (the demo drawer's drawings excepted); operators' uploads
   // go through a store of their own on the same directories.
   const uploads = createLocalStorage({ ...local, writesOriginals: true });
