@@ -15,11 +15,10 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.ts';
-import { notificationBody } from '../src/modules/payments/payments.test-support.ts';
 import { rowsOf } from '../src/shared/rows.ts';
 import { runCli } from './cli-process.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
-import { pricedChaptersOverHttp } from './money/money-test-kit.ts';
+import { pricedChaptersOverHttp, readersWithCoins } from './money/money-test-kit.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { findBinaries } from './stack/postgres.ts';
 import { createTestDatabase, dbKind, pgUrl, type TestDatabase } from './test-database.ts';
@@ -31,29 +30,6 @@ const serverEnv = {
   SANDBOX_PAY_KEY: payKey.toString('hex'),
   REGISTER_PER_HOUR: '10000',
 };
-
-/** Readers with 3300 coins each, paid through the sandbox's notification as a gateway sends it. */
-async function readersWithCoins(base: string, count: number) {
-  const readers: { cookie: string; userId: number }[] = [];
-  for (let i = 0; i < count; i++) {
-    const res = await fetch(`${base}/api/user/register`, { method: 'POST' });
-    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    const { userId } = (await res.json()).data;
-    const apply = await fetch(
-      `${base}/h5/pay/apply?appType=shell&payChannel=alipay_app&payPurpose=coin&payPurposeId=2&rechargerAmount=3000`,
-      { headers: { cookie } },
-    );
-    const { orderNo } = (await apply.json()).data;
-    const notified = await fetch(`${base}/api/pay/notify/alipay_app`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: notificationBody(payKey, { orderNo, amount: '3000', tradeNo: `T${orderNo}` }),
-    });
-    expect(notified.status).toBe(200);
-    readers.push({ cookie, userId });
-  }
-  return readers;
-}
 
 /** One purchase; the chapter when the server answered it as bought. */
 async function buy(base: string, cookie: string, chapterId: number) {
@@ -91,7 +67,7 @@ describe.skipIf(dbKind === 'postgres')('backup and restore of the embedded datab
     const env = { DATA_DIR: dataDir };
     server = await startServer(await freePort(), { ...env, ...serverEnv }, { built: true });
     const { base } = server;
-    const readers = await readersWithCoins(base, 4);
+    const readers = await readersWithCoins(base, 4, payKey);
     const chapters = await pricedChaptersOverHttp(base);
 
     // Purchases and health checks all along; the backup is taken in the middle of them.
@@ -229,7 +205,7 @@ describe.skipIf(dbKind !== 'postgres' || !pgUrl)('PostgreSQL restore drill: pg_d
       { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: url, ...serverEnv },
       { built: true },
     );
-    const readers = await readersWithCoins(server.base, 3);
+    const readers = await readersWithCoins(server.base, 3, payKey);
     const chapters = await pricedChaptersOverHttp(server.base);
     for (const [n, r] of readers.entries())
       for (const chapter of chapters.slice(n, n + 5)) await buy(server.base, r.cookie, chapter);

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
-import { notificationBody } from '../src/modules/payments/payments.test-support.ts';
-import { ownedChapterIds, pricedChaptersOverHttp } from './money/money-test-kit.ts';
+import { ownedChapterIds, pricedChaptersOverHttp, readersWithCoins } from './money/money-test-kit.ts';
 import { until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from './test-database.ts';
@@ -43,25 +42,7 @@ describeDb('a server draining on SIGTERM', () => {
     const { base } = server;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
-    // Readers with 3300 coins each (one paid 30-yuan pack).
-    const readers: { cookie: string; userId: number }[] = [];
-    for (let i = 0; i < READERS; i++) {
-      const res = await fetch(`${base}/api/user/register`, { method: 'POST' });
-      const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-      const { userId } = (await res.json()).data;
-      const apply = await fetch(
-        `${base}/h5/pay/apply?appType=shell&payChannel=alipay_app&payPurpose=coin&payPurposeId=2&rechargerAmount=3000`,
-        { headers: { cookie } },
-      );
-      const { orderNo } = (await apply.json()).data;
-      const notified = await fetch(`${base}/api/pay/notify/alipay_app`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: notificationBody(payKey, { orderNo, amount: '3000', tradeNo: `T${orderNo}` }),
-      });
-      expect(notified.status).toBe(200);
-      readers.push({ cookie, userId });
-    }
+    const readers = await readersWithCoins(base, READERS, payKey);
     const chapters = await pricedChaptersOverHttp(base);
 
     let signalledAt = Number.POSITIVE_INFINITY;

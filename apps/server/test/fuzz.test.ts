@@ -285,5 +285,4 @@ describeDb('fuzzing every route', () => {
     expect(failures, failures.slice(0, 20).join('\n')).toEqual([]);
     // The console's calls as an owner do real work (and a sign-out costs a new sign-in): minutes on a busy machine.
   }, 480_000);
-
 });

@@ -1,6 +1,8 @@
 // Reads of the money state for the cross-module money tests (property and crash tests).
 import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { Database } from '../../src/db/client.ts';
+import { notificationBody } from '../../src/modules/payments/payments.test-support.ts';
 import { rowsOf } from '../../src/shared/rows.ts';
 
 export interface PricedChapter {
@@ -48,4 +50,30 @@ export async function pricedChaptersOverHttp(base: string): Promise<number[]> {
       if (c.price > 0) ids.push(c.chapterId);
   }
   return ids;
+}
+
+/**
+ * `count` new readers of a running server with 3300 coins each (one paid 30-yuan pack), paid through the sandbox's
+ * notification as the gateway sends it, signed with the server's `SANDBOX_PAY_KEY`.
+ */
+export async function readersWithCoins(base: string, count: number, payKey: Buffer) {
+  const readers: { cookie: string; userId: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${base}/api/user/register`, { method: 'POST' });
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { userId } = (await res.json()).data;
+    const apply = await fetch(
+      `${base}/h5/pay/apply?appType=shell&payChannel=alipay_app&payPurpose=coin&payPurposeId=2&rechargerAmount=3000`,
+      { headers: { cookie } },
+    );
+    const { orderNo } = (await apply.json()).data;
+    const notified = await fetch(`${base}/api/pay/notify/alipay_app`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: notificationBody(payKey, { orderNo, amount: '3000', tradeNo: `T${orderNo}` }),
+    });
+    expect(notified.status).toBe(200);
+    readers.push({ cookie, userId });
+  }
+  return readers;
 }
