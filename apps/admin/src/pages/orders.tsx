@@ -137,7 +137,7 @@ export default function OrdersPage() {
   return (
     <PageContainer title="订单">
       <ProTable<OrderRow>
-        rowKey="orderNo"
+        rowKey="id"
         columns={columns}
         request={async (params) => {
           try {
