@@ -1,9 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, PageContainer, ProFormSelect, ProFormText, ProTable } from '@ant-design/pro-components';
-import { App, Button, Form, Modal, Popconfirm, Select, Space, Tag, Typography } from 'antd';
+import { App, Button, Form, Popconfirm, Select, Space, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { get, post, shown } from '../api.ts';
 import { dateTime } from '../format.ts';
+import { PasswordShownOnce } from '../password-shown-once.tsx';
 import { useSession } from '../session.tsx';
 import { type Operator, ROLE_NAMES, ROLES, type Role } from '../types.ts';
 
@@ -145,30 +146,16 @@ export default function OperatorsPage() {
         />
         <ProFormSelect name="role" label="角色" options={roleOptions} rules={[{ required: true }]} />
       </ModalForm>
-      <Modal
+      <PasswordShownOnce
+        password={secret?.password}
         title="请保存新密码"
-        open={secret !== undefined}
-        onOk={() => setSecret(undefined)}
-        onCancel={() => setSecret(undefined)}
-        cancelButtonProps={{ style: { display: 'none' } }}
         okText="我已保存"
-      >
-        {secret && (
-          <Space direction="vertical">
-            <span>
-              操作员 <b>{secret.name}</b> 的密码（只显示这一次）：
-            </span>
-            <Typography.Paragraph
-              copyable={{ text: secret.password }}
-              code
-              style={{ fontSize: 18 }}
-              data-testid="new-password"
-            >
-              {secret.password}
-            </Typography.Paragraph>
-          </Space>
-        )}
-      </Modal>
+        whose=<>
+          操作员 <b>{secret?.name}</b> 的密码
+        </>
+        testId="new-password"
+        onClose={() => setSecret(undefined)}
+      />
     </PageContainer>
   );
 }

@@ -1,8 +1,9 @@
 import { ModalForm, PageContainer, ProFormTextArea } from '@ant-design/pro-components';
-import { Alert, Button, Card, Descriptions, Form, Input, Modal, Select, Space, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Form, Input, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { get, post, shown } from '../api.ts';
 import { dateTime } from '../format.ts';
+import { PasswordShownOnce } from '../password-shown-once.tsx';
 import type { Reader, ReaderReset } from '../types.ts';
 
 type LookupBy = 'account' | 'userId';
@@ -125,32 +126,16 @@ export default function ReadersPage() {
         />
       </ModalForm>
 
-      <Modal
+      <PasswordShownOnce
+        password={secret?.password}
         title="请把新密码告知读者"
-        open={secret !== undefined}
-        onOk={() => setSecret(undefined)}
-        onCancel={() => setSecret(undefined)}
-        cancelButtonProps={{ style: { display: 'none' } }}
         okText="我已告知"
-        // Shown once: gone from the page when closed.
-        destroyOnHidden
-      >
-        {secret && (
-          <Space direction="vertical">
-            <span>
-              读者 <b>{secret.account}</b> 的新密码（只显示这一次）：
-            </span>
-            <Typography.Paragraph
-              copyable={{ text: secret.password }}
-              code
-              style={{ fontSize: 18 }}
-              data-testid="reader-new-password"
-            >
-              {secret.password}
-            </Typography.Paragraph>
-          </Space>
-        )}
-      </Modal>
+        whose=<>
+          读者 <b>{secret?.account}</b> 的新密码
+        </>
+        testId="reader-new-password"
+        onClose={() => setSecret(undefined)}
+      />
     </PageContainer>
   );
 }
