@@ -294,10 +294,10 @@ export const configSchema = Type.Object(
       'with the embedded database: while the file system of `DATA_DIR` has less free space (MB) than this, requests that write answer 503 (reads still work) and `/readyz` says `disk: low`; 0 turns the check off',
     ),
     MEMORY_BOUND_MB: count(
-      1024,
+      768,
       64,
       1_048_576,
-      'the resident memory (MB) one server process is expected to stay under (docs/operations.md, "Memory"): shown by `/metrics` as `yueman_memory_bound_bytes`, and a warning is logged while the process is above it',
+      'the resident memory (MB) one server process is expected to stay under (docs/operations.md, "Memory"): shown by `/metrics` as `yueman_memory_bound_bytes`, and a warning is logged when the process goes above it',
     ),
     IMAGE_MEMORY_CACHE_MB: count(
       64,
