@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { withServerMemoryEnv } from '../scripts/memory-env.mjs';
 
 export const root = path.resolve(import.meta.dirname, '..');
 /** Where the reports go: bench/results, or BENCH_RESULTS_DIR (the smoke run's throwaway folder). */
@@ -221,7 +222,8 @@ export async function startServer({
   const args = [...nodeArgs, built];
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: {
+    // As `npm start` starts it (scripts/memory-env.mjs: MALLOC_ARENA_MAX).
+    env: withServerMemoryEnv({
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -230,7 +232,7 @@ export async function startServer({
       NODE_ENV: process.env.NODE_ENV ?? 'production',
       ...(defaultConcurrency ? {} : { WEB_CONCURRENCY: '1' }),
       ...env,
-    },
+    }),
     stdio: ['ignore', logFd, logFd],
   });
   closeSync(logFd);

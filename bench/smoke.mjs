@@ -20,6 +20,7 @@ const RESULTS = {
   'bench:lighthouse': 'lighthouse-',
   'bench:page-images': 'page-images-',
   'bench:next-chapter': 'next-chapter-',
+  'bench:soak': 'soak-',
 };
 /** Seconds a bench may take in a smoke run (most take 10–40 s on a quiet 2-core machine, 60–220 s on a loaded one). */
 const LIMIT_SECONDS = Number(process.env.BENCH_SMOKE_LIMIT || 300);

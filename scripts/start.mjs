@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withServerMemoryEnv } from './memory-env.mjs';
 import { stale } from './stale.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +45,7 @@ if (dev) {
   args = ['--enable-source-maps', serverBuilt];
 }
 
-const server = spawn(command, args, { cwd: root, stdio: 'inherit' });
+// The server's memory settings (memory-env.mjs): glibc reads them when the process starts.
+const server = spawn(command, args, { cwd: root, stdio: 'inherit', env: withServerMemoryEnv(process.env) });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

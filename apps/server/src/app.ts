@@ -25,6 +25,7 @@ import { type FastRequest, KEEP_ALIVE_MS, type KeptCopy } from './shared/fast-pa
 import { type Front, installFront } from './shared/front.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerLimits } from './shared/limiter-store.ts';
+import { MemoryAccount } from './shared/memory-account.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
 import { registerSecurityHeaders, securityHeaders } from './shared/security-headers.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
@@ -89,7 +90,14 @@ export async function buildApp({
   diskGuard,
 }: AppDeps) {
   const protective = securityHeaders({ https: config.publicOrigin.startsWith('https://') });
-  const answers = new StaticAnswers({ ttlMs: staticCacheMs, headers: protective });
+  // Three quarters of STATIC_CACHE_MB; the landing pages have the rest (modules/web).
+  const answers = new StaticAnswers({
+    ttlMs: staticCacheMs,
+    headers: protective,
+    maxBytes: config.staticCacheBytes - Math.floor(config.staticCacheBytes / 4),
+  });
+  const memory = new MemoryAccount(config.memoryBoundBytes);
+  memory.add('static', { bytes: () => answers.bytes(), limitBytes: answers.maxBytes });
   let front: Front | undefined;
   const app = Fastify({
     logger,
@@ -184,6 +192,7 @@ export async function buildApp({
     demoDrawer,
     catalogueChanged,
     diskGuard,
+    memory,
   };
   for (const [name, register] of MODULES) {
     const port = await register(app, ctx);

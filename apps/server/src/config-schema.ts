@@ -293,6 +293,24 @@ export const configSchema = Type.Object(
       1_048_576,
       'with the embedded database: while the file system of `DATA_DIR` has less free space (MB) than this, requests that write answer 503 (reads still work) and `/readyz` says `disk: low`; 0 turns the check off',
     ),
+    MEMORY_BOUND_MB: count(
+      768,
+      64,
+      1_048_576,
+      'the resident memory (MB) one server process is expected to stay under (docs/operations.md, "Memory"): shown by `/metrics` as `yueman_memory_bound_bytes`, and a warning is logged when the process goes above it',
+    ),
+    IMAGE_MEMORY_CACHE_MB: count(
+      64,
+      0,
+      65_536,
+      'bytes (MB) of image answers each server process keeps in memory (the most recently used); 0 keeps none',
+    ),
+    STATIC_CACHE_MB: count(
+      32,
+      1,
+      65_536,
+      'bytes (MB) of kept static answers (with their compressed copies) and landing pages each server process keeps in memory',
+    ),
   },
   { additionalProperties: false },
 );

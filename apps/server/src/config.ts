@@ -78,6 +78,12 @@ export interface Config {
   importUploadBytes: number;
   /** With the embedded database: below this many free bytes in DATA_DIR's file system writes are refused; 0: off. */
   diskMarginBytes: number;
+  /** The resident memory one server process is expected to stay under (MEMORY_BOUND_MB): a gauge and a warning. */
+  memoryBoundBytes: number;
+  /** Bytes of image answers kept in memory per process (IMAGE_MEMORY_CACHE_MB). */
+  imageMemoryCacheBytes: number;
+  /** Bytes of static answers and landing pages kept in memory per process (STATIC_CACHE_MB). */
+  staticCacheBytes: number;
   /** The operators' console's build (apps/admin/dist), served at /admin. */
   adminDist: string;
   /** HMAC-SHA256 key the sandbox gateway signs its notifications with, 32 bytes. */
@@ -243,6 +249,9 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url))),
     importUploadBytes: env.IMPORT_UPLOAD_MB * 1024 * 1024,
     diskMarginBytes: env.DISK_MARGIN_MB * 1024 * 1024,
+    memoryBoundBytes: env.MEMORY_BOUND_MB * 1024 * 1024,
+    imageMemoryCacheBytes: env.IMAGE_MEMORY_CACHE_MB * 1024 * 1024,
+    staticCacheBytes: env.STATIC_CACHE_MB * 1024 * 1024,
     adminDist: path.resolve(env.ADMIN_DIST ?? fileURLToPath(new URL('../../admin/dist', import.meta.url))),
     sandboxPayKey: storedKey(env.SANDBOX_PAY_KEY, dataDir, 'SANDBOX_PAY_KEY'),
     sandboxPay: env.SANDBOX_PAY ? isTrue(env.SANDBOX_PAY) : isLocalOrigin(publicOrigin),

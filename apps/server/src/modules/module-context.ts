@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import type { BackgroundJobs } from '../shared/background-loop.ts';
 import type { DiskGuard } from '../shared/disk-space.ts';
+import type { MemoryAccount } from '../shared/memory-account.ts';
 import type { CatalogPort } from './catalog/index.ts';
 import type { DrawMissingImage, ImagesPort } from './images/index.ts';
 import type { MetricsPort } from './metrics/index.ts';
@@ -40,6 +41,8 @@ export interface ModuleContext {
   catalogueChanged(): void;
   /** The free space of DATA_DIR when the embedded database lives there (shared/disk-space.ts); /readyz reports it. */
   diskGuard?: DiskGuard;
+  /** The memory bound and the in-memory caches, each bounded by bytes: a module adds its caches, /metrics shows them. */
+  memory: MemoryAccount;
 }
 
 export interface Ports {

@@ -39,3 +39,33 @@ describe('StaticAnswers for the front and the front processes', () => {
     expect(copy?.ok).toBe(answers.fast(get('/api/book/detail/4', 'br')));
   });
 });
+
+describe('StaticAnswers bounded by bytes', () => {
+  it('keeps at most maxBytes of answers and their compressed copies, the least recently used dropped first', () => {
+    const answers = new StaticAnswers({ ttlMs: 60_000, maxBytes: 100_000 });
+    const payload = (i: number) => JSON.stringify({ i, text: `${i} `.repeat(3000) });
+    let kept = 0;
+    for (let i = 0; i < 40; i++) {
+      const url = `/api/book/detail/${i}`;
+      answers.keep('GET', url, payload(i));
+      kept += Buffer.byteLength(payload(i));
+      // Compressed copies made on the way out count too.
+      answers.fast(get(url, 'br'));
+      answers.fast(get(url, 'gzip'));
+      expect(answers.bytes()).toBeLessThanOrEqual(100_000);
+    }
+    expect(kept).toBeGreaterThan(2 * 100_000);
+    expect(answers.bytes()).toBeGreaterThan(50_000);
+    // The newest answers stay, the oldest went.
+    expect(answers.lookup('GET', '/api/book/detail/39')).toBeDefined();
+    expect(answers.lookup('GET', '/api/book/detail/0')).toBeUndefined();
+  });
+
+  it('counts a compressed copy made after the answer was kept', () => {
+    const answers = new StaticAnswers({ ttlMs: 60_000, maxBytes: 1_000_000 });
+    const kept = answers.keep('GET', '/api/book/detail/1', JSON.stringify({ text: 'ab'.repeat(20_000) }));
+    const before = answers.bytes();
+    answers.fast(get('/api/book/detail/1', 'gzip'));
+    expect(answers.bytes()).toBe(before + (kept.gzip as Buffer).length);
+  });
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import FindMyWay from 'find-my-way';
+import { LRUCache } from 'lru-cache';
 import type { FastAnswer, FastRequest, KeptCopy } from './fast-path.ts';
 
 /**
@@ -22,6 +23,31 @@ export interface StaticAnswer {
   heads?: Partial<Record<'identity' | 'br' | 'gzip' | 'notModified', string[]>>;
   /** The front's answers (front.ts), per encoding and for 304: built once per answer. */
   fastAnswers?: Partial<Record<'identity' | 'br' | 'gzip' | 'notModified', FastAnswer>>;
+}
+
+/** The header lists, answer objects and key of a kept answer, counted beside its bodies. */
+const ANSWER_OVERHEAD_BYTES = 2048;
+
+/** The bytes a kept answer holds: its body, the compressed copies made so far and its bookkeeping. */
+export const answerBytes = (answer: StaticAnswer, key = '') =>
+  answer.body.length +
+  (answer.br?.length ?? 0) +
+  (answer.gzip?.length ?? 0) +
+  key.length * 2 +
+  ANSWER_OVERHEAD_BYTES;
+
+/**
+ * `encodedBody`, and when it made a compressed copy just now, `grew()`: a cache bounded by bytes counts it.
+ */
+export function encodedBodyCounted(
+  answer: StaticAnswer,
+  acceptEncoding: string | undefined,
+  grew: () => void,
+): { body: Buffer; encoding?: 'br' | 'gzip' } {
+  const copies = (answer.br ? 1 : 0) + (answer.gzip ? 1 : 0);
+  const encoded = encodedBody(answer, acceptEncoding);
+  if ((answer.br ? 1 : 0) + (answer.gzip ? 1 : 0) !== copies) grew();
+  return encoded;
 }
 
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -46,18 +72,35 @@ export function encodedBody(
 }
 
 export class StaticAnswers {
-  private readonly answers = new Map<string, StaticAnswer>();
+  /**
+   * Kept answers by `METHOD url`, bounded by bytes (bodies and compressed copies), the least recently used dropped
+   * first; an answer larger than the whole bound is not kept.
+   */
+  private readonly answers: LRUCache<string, StaticAnswer>;
   /** The static routes' patterns (static-cache.ts adds them): which URLs a front process may ask to have kept. */
   private readonly routes = FindMyWay({ ignoreTrailingSlash: true });
+  readonly maxBytes: number;
 
   constructor(
     private readonly opts: {
       ttlMs: number;
-      maxEntries?: number;
+      /** Bytes of answers kept (STATIC_CACHE_MB's share, app.ts); 24 MB by default. */
+      maxBytes?: number;
       /** The protective headers every answer carries (security-headers.ts): this path runs before Fastify's hooks. */
       headers?: Record<string, string>;
     },
-  ) {}
+  ) {
+    this.maxBytes = opts.maxBytes ?? 24 * 1024 * 1024;
+    this.answers = new LRUCache<string, StaticAnswer>({
+      maxSize: this.maxBytes,
+      sizeCalculation: answerBytes,
+    });
+  }
+
+  /** The bytes kept now. */
+  bytes(): number {
+    return this.answers.calculatedSize;
+  }
 
   lookup(method: string | undefined, url: string | undefined): StaticAnswer | undefined {
     const answer = this.answers.get(`${method} ${url}`);
@@ -69,12 +112,22 @@ export class StaticAnswers {
     const answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, expires: 0 };
     if (this.opts.ttlMs > 0) {
       answer.expires = Date.now() + this.opts.ttlMs;
-      if (this.answers.size >= (this.opts.maxEntries ?? 5000)) {
-        this.answers.delete(this.answers.keys().next().value as string);
-      }
       this.answers.set(`${method} ${url}`, answer);
     }
     return answer;
+  }
+
+  /**
+   * The bytes to send of the answer kept for `METHOD url` (encodedBody), a compressed copy made now counted in the
+   * bound: the answer is kept again under its new size.
+   */
+  encode(method: string | undefined, url: string | undefined, answer: StaticAnswer, acceptEncoding?: string) {
+    const key = `${method} ${url}`;
+    return encodedBodyCounted(answer, acceptEncoding, () => {
+      if (this.answers.peek(key) !== answer) return;
+      this.answers.delete(key);
+      this.answers.set(key, answer);
+    });
   }
 
   /**
@@ -92,7 +145,7 @@ export class StaticAnswers {
       res.writeHead(304, answer.heads.notModified).end();
       return true;
     }
-    const { body, encoding } = encodedBody(answer, req.headers['accept-encoding']);
+    const { body, encoding } = this.encode(req.method, req.url, answer, req.headers['accept-encoding']);
     const key = encoding ?? 'identity';
     // The same list on every hit: no header object to build (and collect) per request.
     answer.heads[key] ??= this.headList(answer, {
@@ -137,7 +190,7 @@ export class StaticAnswers {
       answer.fastAnswers.notModified ??= { status: 304, headers: this.headRecord(answer) };
       return answer.fastAnswers.notModified;
     }
-    const { body, encoding } = encodedBody(answer, req.acceptEncoding);
+    const { body, encoding } = this.encode(req.method, req.url, answer, req.acceptEncoding);
     const key = encoding ?? 'identity';
     answer.fastAnswers[key] ??= {
       status: 200,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, onRequestHookHandler, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { encodedBody, etagMatches, STATIC_CACHE_CONTROL, type StaticAnswers } from './static-answers.ts';
+import { etagMatches, STATIC_CACHE_CONTROL, type StaticAnswers } from './static-answers.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,7 +35,12 @@ export default fp(
         .header('Cache-Control', STATIC_CACHE_CONTROL)
         .header('Vary', 'Accept-Encoding');
       if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
-      const { body, encoding } = encodedBody(answer, request.headers['accept-encoding']);
+      const { body, encoding } = answers.encode(
+        request.method,
+        request.url,
+        answer,
+        request.headers['accept-encoding'],
+      );
       if (encoding) reply.header('Content-Encoding', encoding);
       reply.type('application/json; charset=utf-8').send(body);
     };
@@ -55,7 +60,12 @@ export default fp(
       }
       // The same bytes as every later answer from the kept copy (and from any other server): compressed as the
       // request accepts, by the same rule.
-      const { body, encoding } = encodedBody(answer, request.headers['accept-encoding']);
+      const { body, encoding } = answers.encode(
+        request.method,
+        request.url,
+        answer,
+        request.headers['accept-encoding'],
+      );
       if (!encoding) return done(null, payload);
       reply.header('Content-Encoding', encoding);
       done(null, body);

@@ -8,6 +8,7 @@ import {
   KEPT_IMAGE_ROUTE,
   type KeptCopy,
 } from '../../shared/fast-path.ts';
+import type { MeasuredCache } from '../../shared/memory-account.ts';
 import { variantKey } from '../storage/index.ts';
 import { encryptCover } from './cover-crypto.ts';
 import { createImageStore, type ImageLog, type ImageStorage } from './image-store.ts';
@@ -92,6 +93,8 @@ export interface ImageHost {
    */
   preview(imagePath: string, width: number): Promise<Buffer | null>;
   readonly stats: { resizes: number };
+  /** Its in-memory caches, each bounded by bytes, for /metrics (shared/memory-account.ts). */
+  readonly memory: Record<'images' | 'image_urls', MeasuredCache>;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` prefixes are ignored. */
@@ -104,6 +107,9 @@ function notModified(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** Bytes of parsed image URLs remembered (about 40,000 page URLs of the demo library's length). */
+const URL_MEMO_BYTES = 8 * 1024 * 1024;
+
 /** What parseImageUrl checks paths against: storage keys, never files, but the same rule as under a directory. */
 const PATH_ROOT = '/originals';
 
@@ -111,7 +117,8 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
   const { storage, metrics } = opts;
   const store = createImageStore({ ...opts, onResized: metrics?.resized });
   const itemBytes = opts.memoryItemBytes ?? 512 * 1024;
-  const memo = createAnswerCache({ totalBytes: opts.memoryBytes ?? 64 * 1024 * 1024, itemBytes });
+  const memoryBytes = opts.memoryBytes ?? 64 * 1024 * 1024;
+  const memo = createAnswerCache({ totalBytes: memoryBytes, itemBytes });
   const loading = new Map<string, Promise<Answer | null>>();
 
   const headersOf = (cover: boolean, etag: string) => ({
@@ -324,7 +331,11 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
 
   // Readers ask for the same few thousand URLs over and over: remember the good ones (refused URLs are not
   // kept, so junk cannot push them out).
-  const parsedUrls = new LRUCache<string, ImageRequest>({ max: 50_000 });
+  const parsedUrls = new LRUCache<string, ImageRequest>({
+    maxSize: URL_MEMO_BYTES,
+    // The URL and the path as UTF-16 strings, and the parsed object.
+    sizeCalculation: (parsed, url) => (url.length + parsed.path.length) * 2 + 160,
+  });
   function parse(urlPath: string): ParsedImageUrl {
     const known = parsedUrls.get(urlPath);
     if (known) return known;
@@ -348,5 +359,9 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return stored ?? (await store.make(parsed.path, parsed.width))?.bytes ?? null;
   }
 
-  return { parse, handle, serve, answerRaw, fast, copyFor, preview, stats: store.stats };
+  const memory = {
+    images: { bytes: memo.bytes, limitBytes: Math.max(0, memoryBytes) },
+    image_urls: { bytes: () => parsedUrls.calculatedSize, limitBytes: URL_MEMO_BYTES },
+  };
+  return { parse, handle, serve, answerRaw, fast, copyFor, preview, stats: store.stats, memory };
 }

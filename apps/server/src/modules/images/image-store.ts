@@ -5,6 +5,11 @@ import sharp from 'sharp';
 import { MAX_IMAGE_PIXELS } from '../../shared/image-limits.ts';
 import { imageType, originalKey, type StoragePort, variantKey } from '../storage/index.ts';
 
+// libvips keeps the results of recent operations (50 MB by default) in case the same one is asked again: every
+// resize here reads its source once and is then kept in the store and in memory-cache.ts, so that memory would only
+// sit in the process (docs/operations.md, "Memory").
+sharp.cache(false);
+
 export const WEBP_QUALITY = 78;
 /** libwebp effort 0-6: 2 is about a third faster than the default 4 (a 1000x3750 page: ~350 ms, not
  * ~520 ms) for about 4% more bytes; below 2 the files grow by a quarter. */

@@ -57,12 +57,16 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     // Demo pictures are drawn only with the demo library on, and only for images the database knows.
     draw: ctx.demoDrawer?.(isKnownImage),
     log: ctx.log,
+    memoryBytes: config.imageMemoryCacheBytes,
     metrics: {
       // The metrics' 'disk' tier is the store's variants, on disk or in a bucket.
       cache: (tier, outcome) => ctx.ports.metrics.imageCache(tier === 'store' ? 'disk' : tier, outcome),
       resized: (seconds) => ctx.ports.metrics.imageResized(seconds),
     },
   });
+  ctx.memory.add('images', host.memory.images);
+  ctx.memory.add('image_urls', host.memory.image_urls);
+  ctx.memory.add('free_pages', freePages.memory);
   return {
     grantPage: (path) => grants.grant(path),
     serve: host.serve,

@@ -15,6 +15,8 @@ export interface AnswerCache {
   /** Keeps `answer`; its body only when it fits `itemBytes` or cannot be streamed from the store. */
   set(key: string, answer: Answer, streamable: boolean): void;
   delete(key: string): void;
+  /** The bytes kept now (bodies and OVERHEAD_BYTES each), at most `totalBytes`. */
+  bytes(): number;
 }
 
 export interface AnswerCacheLimits {
@@ -30,6 +32,8 @@ const OVERHEAD_BYTES = 256;
  * larger than that is not kept at all.
  */
 export function createAnswerCache({ totalBytes, itemBytes }: AnswerCacheLimits): AnswerCache {
+  // IMAGE_MEMORY_CACHE_MB=0: nothing is kept (every answer is read from the store).
+  if (totalBytes <= 0) return { get: () => undefined, set() {}, delete() {}, bytes: () => 0 };
   const cache = new LRUCache<string, Answer>({
     maxSize: totalBytes,
     sizeCalculation: (answer) => (answer.body?.length ?? 0) + OVERHEAD_BYTES,
@@ -41,5 +45,6 @@ export function createAnswerCache({ totalBytes, itemBytes }: AnswerCacheLimits):
       cache.set(key, body && streamable && body.length > itemBytes ? bodiless : answer);
     },
     delete: (key) => void cache.delete(key),
+    bytes: () => cache.calculatedSize,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { registerDrain } from './drain.ts';
+import { watchMemoryBound } from './memory-bound.ts';
 import { createInstruments } from './metrics.instruments.ts';
 import { createMetricsRepository } from './metrics.repository.ts';
 import { metricsRoutes } from './metrics.routes.ts';
@@ -45,7 +46,12 @@ export const READY_CHECK_TIMEOUT_MS = 2000;
  */
 export async function registerMetrics(app: FastifyInstance, ctx: ModuleContext): Promise<MetricsPort> {
   const repo = createMetricsRepository(ctx.db);
-  const instruments = createInstruments({ pool: repo.poolStats });
+  const instruments = createInstruments({
+    pool: repo.poolStats,
+    memory: ctx.memory,
+    databaseWasmBytes: repo.databaseWasmBytes,
+  });
+  watchMemoryBound(app, ctx.memory.boundBytes);
 
   // The store says whether it can be used: the local directories readable and writable, or the bucket answering.
   const images = () => ctx.ports.storage.ready();

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import type { MemoryAccount } from '../../shared/memory-account.ts';
 
 /**
  * The instruments behind GET /metrics (prom-client, Prometheus text format). One registry per app (tests build
@@ -50,7 +51,13 @@ function processMetrics(): client.Registry {
 
 const purposeOf = (purpose: string) => (purpose === 'coin' || purpose === 'vip' ? purpose : 'other');
 
-export function createInstruments(opts: { pool?: () => PoolStats }) {
+export function createInstruments(opts: {
+  pool?: () => PoolStats;
+  /** The memory bound and the caches (app.ts, the modules). */
+  memory?: MemoryAccount;
+  /** The embedded database's WebAssembly memory, in bytes (PGlite; undefined on PostgreSQL). */
+  databaseWasmBytes?: () => number;
+}) {
   const registry = new client.Registry();
   const registers = [registry];
   const perProcess = processMetrics();
@@ -154,6 +161,54 @@ export function createInstruments(opts: { pool?: () => PoolStats }) {
       (s) => s.waiting,
     );
     gauge('yueman_db_pool_max_connections', 'PostgreSQL pool: the most connections it opens', (s) => s.max);
+  }
+
+  const { memory, databaseWasmBytes } = opts;
+  if (memory) {
+    new client.Gauge({
+      name: 'yueman_memory_bound_bytes',
+      help: 'The resident memory this process is expected to stay under (MEMORY_BOUND_MB); compare process_resident_memory_bytes',
+      registers,
+      collect() {
+        this.set(memory.boundBytes);
+      },
+    });
+    new client.Gauge({
+      name: 'yueman_memory_cache_bytes',
+      help: 'Bytes an in-memory cache of this process holds now (bodies, compressed copies, keys and bookkeeping), by cache',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const [cache, measured] of memory.caches()) this.set({ cache }, measured.bytes());
+      },
+    });
+    new client.Gauge({
+      name: 'yueman_memory_cache_limit_bytes',
+      help: 'The most bytes an in-memory cache of this process holds, by cache',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const [cache, measured] of memory.caches()) this.set({ cache }, measured.limitBytes);
+      },
+    });
+    new client.Gauge({
+      name: 'yueman_memory_array_buffers_bytes',
+      help: 'Bytes of ArrayBuffers and Buffers of this process (process.memoryUsage().arrayBuffers), part of nodejs_external_memory_bytes',
+      registers,
+      collect() {
+        this.set(process.memoryUsage().arrayBuffers);
+      },
+    });
+  }
+  if (databaseWasmBytes) {
+    new client.Gauge({
+      name: 'yueman_memory_database_wasm_bytes',
+      help: 'The embedded database (PGlite): its WebAssembly memory, which grows and is never given back to the system (part of the resident memory)',
+      registers,
+      collect() {
+        this.set(databaseWasmBytes());
+      },
+    });
   }
 
   return {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { pgliteOf } from '../../db/backup.ts';
 import type { Database } from '../../db/client.ts';
 import type { PoolStats } from './metrics.instruments.ts';
 
@@ -19,7 +20,13 @@ const isPgPool = (client: unknown): client is PgPoolLike =>
 export function createMetricsRepository(db: Database) {
   const client: unknown = (db as { $client?: unknown }).$client;
   const pool = isPgPool(client) ? client : undefined;
+  const pglite = pgliteOf(db);
   return {
+    /**
+     * The embedded database's WebAssembly memory (PGlite's Emscripten module, a public getter): it grows as
+     * PostgreSQL uses memory and is never handed back; undefined on PostgreSQL.
+     */
+    databaseWasmBytes: pglite ? (): number => pglite.Module.HEAPU8.byteLength : undefined,
     /** One round trip: the database answers. */
     async ping(): Promise<void> {
       await db.execute(sql`select 1`);

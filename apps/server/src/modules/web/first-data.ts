@@ -1,7 +1,8 @@
 import type { ChapterInfo } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ok } from '../../shared/envelope.ts';
-import { encodedBody, type StaticAnswer } from '../../shared/static-answers.ts';
+import { answerBytes, encodedBodyCounted, type StaticAnswer } from '../../shared/static-answers.ts';
 
 /**
  * A landing screen's first call, written into its page (docs/decisions.md, "First data in the page"). On a slow
@@ -77,15 +78,26 @@ export async function firstDataFor(
 
 /**
  * The landing pages with their data, each kept with its compressed copies until its data changes (the static
- * answers change when an operator edits the catalogue). At most `max` pages, the oldest dropped first.
+ * answers change when an operator edits the catalogue). At most `maxBytes` of pages (their HTML and compressed
+ * copies), the least recently used dropped first.
  */
 export class LandingPages {
-  private readonly pages = new Map<string, { first: string; answer: StaticAnswer }>();
+  private readonly pages: LRUCache<string, { first: string; answer: StaticAnswer }>;
 
   constructor(
     private readonly template: string,
-    private readonly max = 500,
-  ) {}
+    readonly maxBytes = 8 * 1024 * 1024,
+  ) {
+    this.pages = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (page, path) => answerBytes(page.answer, path) + page.first.length * 2,
+    });
+  }
+
+  /** The bytes kept now. */
+  bytes(): number {
+    return this.pages.calculatedSize;
+  }
 
   encoded(url: string, first: string, acceptEncoding: string | undefined) {
     const path = url.split('?', 1)[0] as string;
@@ -94,10 +106,14 @@ export class LandingPages {
       // After the runtime config, the page's first script: index.html's own scripts read the data.
       const html = this.template.replace('</script>', `</script>${first}`);
       page = { first, answer: { body: Buffer.from(html), etag: '', expires: 0 } };
-      this.pages.delete(path);
-      if (this.pages.size >= this.max) this.pages.delete(this.pages.keys().next().value as string);
       this.pages.set(path, page);
     }
-    return encodedBody(page.answer, acceptEncoding);
+    const kept = page;
+    // A compressed copy made now: the page is kept again under its new size.
+    return encodedBodyCounted(kept.answer, acceptEncoding, () => {
+      if (this.pages.peek(path) !== kept) return;
+      this.pages.delete(path);
+      this.pages.set(path, kept);
+    });
   }
 }

@@ -11,6 +11,9 @@ export async function registerWeb(app: FastifyInstance, ctx: ModuleContext): Pro
     webDist: config.webDist,
     serveImage: (request, reply) => ctx.ports.images.serve(request, reply),
     freeChapter: (bookId, number) => ctx.ports.catalog.freeChapter(bookId, number),
+    // A quarter of STATIC_CACHE_MB; the kept static answers have the rest (app.ts).
+    landingPageBytes: Math.floor(config.staticCacheBytes / 4),
+    memory: ctx.memory,
     runtimeConfig: {
       staticApiBase: config.staticApiBase,
       dynamicApiBase: config.dynamicApiBase,

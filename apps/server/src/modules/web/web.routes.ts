@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { RuntimeConfig } from '@yueman/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../shared/errors.ts';
+import type { MemoryAccount } from '../../shared/memory-account.ts';
 import { appPolicy } from '../../shared/security-headers.ts';
 import { type FreeChapter, firstDataFor, LandingPages } from './first-data.ts';
 
@@ -63,6 +64,9 @@ export async function webRoutes(
     serveImage: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
     /** A free chapter for the reader's page (first-data.ts); null for any other chapter. */
     freeChapter: FreeChapter;
+    /** Bytes of landing pages kept (first-data.ts LandingPages), and where /metrics reads them. */
+    landingPageBytes?: number;
+    memory?: MemoryAccount;
   },
 ) {
   const indexFile = path.join(opts.webDist, 'index.html');
@@ -108,7 +112,8 @@ export async function webRoutes(
   // The policy hashes the page's own inline scripts; the first-data block is data the browser does not run.
   const policy = appPolicy(indexHtml, opts.runtimeConfig);
   // The pay page's frame may come back to the app itself (the cashier returns there), so same-origin framing stays.
-  const pages = new LandingPages(indexHtml);
+  const pages = new LandingPages(indexHtml, opts.landingPageBytes);
+  opts.memory?.add('landing', { bytes: () => pages.bytes(), limitBytes: pages.maxBytes });
   const sendApp = async (request: FastifyRequest, reply: FastifyReply) => {
     reply
       .header('Cache-Control', 'no-cache')
