@@ -2,7 +2,7 @@
 // page of a fresh demo server, LH_RUNS times each (5 unless told), the median reported; plus the initial JavaScript
 // the browser must load, gzipped. Aims: performance >= 98, LCP <= 1.2 s, CLS <= 0.02, initial JS <= 120 KB gzip.
 // Results in bench/results/.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
@@ -13,12 +13,14 @@ import {
   failOnMissedAims,
   fileStamp,
   onCleanup,
+  resultsDir,
   root,
   runMain,
   startServer,
   tempDir,
   writeResults,
 } from './bench-kit.mjs';
+import { cpuSummary } from './lighthouse-trace.mjs';
 
 // The JavaScript a page loads before its first screen: the main bundle index.html starts (a script tag, or the
 // import() of the start script at the end of the body, apps/web/vite.config.ts) and the screen's chunk, each with
@@ -55,6 +57,45 @@ function initialJsGzip() {
   return { files: entries, mainKb, pages, kb: largest.kb, screen: largest.page };
 }
 
+/** A script's address as the report shows it: its file name (the bundle's hash kept), or what Lighthouse said. */
+const shortUrl = (url) => {
+  try {
+    const { pathname } = new URL(url);
+    return pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : `${pathname} (document)`;
+  } catch {
+    return url || '(unattributed)';
+  }
+};
+
+/**
+ * Where a run's main thread went, beside its score: the total (Lighthouse's mainthread-work-breakdown), script
+ * evaluation and compilation (bootup-time, per script), and the long tasks (long-tasks: at least 50 ms in the
+ * simulation, which counts each task of the unthrottled trace 4 times: the mobile preset's CPU slowdown).
+ */
+function mainThread(audits) {
+  const breakdown = audits['mainthread-work-breakdown'];
+  const groups = Object.fromEntries(
+    (breakdown.details?.items ?? []).map((i) => [i.group, Math.round(i.duration)]),
+  );
+  return {
+    mainThreadMs: Math.round(breakdown.numericValue ?? 0),
+    scriptMs: Math.round(audits['bootup-time'].numericValue ?? 0),
+    styleLayoutMs: (groups.styleLayout ?? 0) + (groups.paintCompositeRender ?? 0),
+    groups,
+    bootup: (audits['bootup-time'].details?.items ?? []).map((i) => ({
+      url: shortUrl(i.url),
+      total: Math.round(i.total),
+      scripting: Math.round(i.scripting),
+      parse: Math.round(i.scriptParseCompile),
+    })),
+    longTasks: (audits['long-tasks'].details?.items ?? []).map((i) => ({
+      url: shortUrl(i.url),
+      startMs: Math.round(i.startTime),
+      ms: Math.round(i.duration),
+    })),
+  };
+}
+
 async function main() {
   const { origin } = await startServer({
     workDir: tempDir('yueman-lh-'),
@@ -73,17 +114,22 @@ async function main() {
   });
   onCleanup(() => chrome.kill());
   const runs = envNumber('LH_RUNS', 5, 1, 1);
+  const stamp = fileStamp(new Date());
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
   for (const [name, url] of Object.entries(pages)) {
     await fetch(url); // warm the server's caches, as a CDN would be
     const measured = [];
     while (measured.length < runs) {
-      const { lhr } = await lighthouse(url, {
+      const { lhr, artifacts } = await lighthouse(url, {
         port: chrome.port,
         onlyCategories: ['performance'],
         output: 'json',
         logLevel: 'error',
+        // LH_TRACE=1: the trace also samples the JavaScript, so the Performance panel names the functions.
+        ...(process.env.LH_TRACE === '1'
+          ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' }
+          : {}),
       });
       // Lighthouse now and then loses the trace's start (NO_NAVSTART): that run is made again.
       if (lhr.runtimeError) {
@@ -97,20 +143,44 @@ async function main() {
         cls: Number(a['cumulative-layout-shift'].numericValue.toFixed(3)),
         tbtMs: Math.round(a['total-blocking-time'].numericValue),
         fcpMs: Math.round(a['first-contentful-paint'].numericValue),
+        ...mainThread(a),
+        // The same main thread by the CPU time it got (the trace's thread time): steadier on a busy machine.
+        cpu: cpuSummary(artifacts.Trace, url),
       });
+      // LH_TRACE=1 keeps each run's trace (open it in Chrome's DevTools, Performance panel: it is the unthrottled
+      // trace; Lighthouse's simulation multiplies its tasks by 4).
+      if (process.env.LH_TRACE === '1') {
+        const dir = path.join(resultsDir, `lighthouse-traces-${stamp}`);
+        mkdirSync(dir, { recursive: true });
+        const file = `${name.replace(/\W+/g, '-')}-${measured.length}.json`;
+        writeFileSync(path.join(dir, file), JSON.stringify(artifacts.Trace));
+      }
     }
     const scores = measured.map((m) => m.performance);
+    // The run whose blocking time is the median's: its long tasks and scripts are the ones the report lists.
+    const typical = [...measured].sort((x, y) => x.tbtMs - y.tbtMs)[Math.floor(measured.length / 2)];
     rows.push({
       page: name,
       url,
       runs: measured,
       range: `${Math.min(...scores)}–${Math.max(...scores)}`,
       ...Object.fromEntries(
-        ['performance', 'lcpMs', 'cls', 'tbtMs', 'fcpMs'].map((k) => [k, median(measured.map((m) => m[k]))]),
+        ['performance', 'lcpMs', 'cls', 'tbtMs', 'fcpMs', 'mainThreadMs', 'scriptMs', 'styleLayoutMs'].map(
+          (k) => [k, median(measured.map((m) => m[k]))],
+        ),
       ),
+      cpuMs: median(measured.map((m) => m.cpu?.cpuMs ?? 0)),
+      cpuBlockingMs: median(measured.map((m) => m.cpu?.cpuBlockingMs ?? 0)),
+      typical: {
+        tbtMs: typical.tbtMs,
+        longTasks: typical.longTasks,
+        bootup: typical.bootup,
+        cpuLongTasks: typical.cpu?.longTasks ?? [],
+      },
     });
   }
   const js = initialJsGzip();
+  const list = (items, show) => (items.length ? items.map(show).join(', ') : 'none');
   const lines = [
     `Medians of ${runs} runs per page (range of the performance score in brackets).`,
     '',
@@ -120,6 +190,27 @@ async function main() {
       (r) =>
         `| ${r.page} | ${r.performance} (${r.range}) | ${r.lcpMs} | ${r.cls} | ${r.tbtMs} | ${r.fcpMs} |`,
     ),
+    '',
+    'Main thread (medians, ms at 4x CPU as Lighthouse counts it): all its work (mainthread-work-breakdown), scripts',
+    '(bootup-time: evaluation and compilation), style, layout and paint; then the same by the CPU time the thread got',
+    "(the trace's thread time × 4: steadier than Lighthouse's wall times on a busy machine), and the blocking time",
+    'that CPU time makes (each task × 4 less 50 ms, from the first paint to the end of the trace).',
+    '',
+    '| page | main thread | scripts | style, layout, paint | by CPU time | blocking by CPU time |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.page} | ${r.mainThreadMs} | ${r.scriptMs} | ${r.styleLayoutMs} | ${r.cpuMs} | ${r.cpuBlockingMs} |`,
+    ),
+    '',
+    'The run with the median TBT: its long tasks by CPU time (start ms: ms at 4x, what), by Lighthouse (longest five),',
+    'and its scripts (bootup-time: total / evaluation / compile ms).',
+    '',
+    ...rows.flatMap((r) => [
+      `- ${r.page}, TBT ${r.typical.tbtMs} ms. By CPU time: ${list(r.typical.cpuLongTasks, (t) => `@${t.startMs}: ${t.ms} (${t.what})`)}.`,
+      `  Lighthouse: ${list(r.typical.longTasks.slice(0, 5), (t) => `${t.url} @${t.startMs}: ${t.ms}`)}.`,
+      `  Scripts: ${list(r.typical.bootup.slice(0, 5), (b) => `${b.url} ${b.total} / ${b.scripting} / ${b.parse}`)}.`,
+    ]),
     '',
     `Initial JavaScript (main bundle ${js.mainKb} KB and the screen's chunks, gzip): ${js.pages.map((p) => `${p.page} ${p.kb} KB`).join(', ')}; aim <= 120 KB.`,
     'Aims: performance >= 98, LCP <= 1200 ms, CLS <= 0.02 (Lighthouse mobile preset: simulated slow 4G, 4x CPU slowdown).',

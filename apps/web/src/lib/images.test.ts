@@ -1,6 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { decryptCover, importCoverKey } from './images.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { coverObjectUrl, decryptCover, importCoverKey } from './images.ts';
 
 // As the server encrypts a cover (apps/server/src/modules/images/cover-crypto.ts): base64 of a 12-byte IV, the
 // AES-256-GCM ciphertext and the 16-byte tag.
@@ -39,5 +39,34 @@ describe('cover decryption', () => {
     const raw = Buffer.from(encryptAsServer(webp, keyBytes), 'base64');
     raw[20] = (raw[20] ?? 0) ^ 1;
     await expect(decryptCover(raw.toString('base64'), key)).rejects.toThrow();
+  });
+});
+
+describe('cover fetches', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('start one per task, none in the task that asked: a screen mounting a dozen covers makes no long task of it', async () => {
+    vi.stubGlobal('window', {});
+    let started = 0;
+    let sameTask = false;
+    let busy = false;
+    vi.stubGlobal('fetch', async () => {
+      started++;
+      // Two fetches started before the microtasks of a task ran: the same task.
+      if (busy) sameTask = true;
+      busy = true;
+      queueMicrotask(() => {
+        busy = false;
+      });
+      return new Response(null, { status: 204 });
+    });
+    const covers = ['a', 'b', 'c', 'd'].map((name) => coverObjectUrl(`covers/turns/${name}`, 200));
+    expect(started).toBe(0);
+    // 204: no cover, the placeholder shows.
+    expect(await Promise.all(covers)).toEqual([null, null, null, null]);
+    expect(started).toBe(4);
+    expect(sameTask).toBe(false);
   });
 });

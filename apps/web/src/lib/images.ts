@@ -62,6 +62,29 @@ export async function decryptCover(text: string, key: CryptoKey): Promise<ArrayB
 }
 
 /**
+ * Cover fetches start one per task. A screen's first render mounts a dozen covers at once, and starting every
+ * fetch in the same task (React's effects of one commit) made one long task of it on a slow phone: each fetch()
+ * call costs the main thread about a millisecond there, several at 4x CPU (bench/README.md, Lighthouse). A
+ * message-channel task, not a timer: no 4 ms clamp, and no throttling in a background tab.
+ */
+const turns: (() => void)[] = [];
+let turnChannel: MessageChannel | undefined;
+function inTurn<T>(start: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    turns.push(() => start().then(resolve, reject));
+    if (turns.length > 1) return;
+    if (!turnChannel) {
+      turnChannel = new MessageChannel();
+      turnChannel.port1.onmessage = () => {
+        turns.shift()?.();
+        if (turns.length) turnChannel?.port2.postMessage(null);
+      };
+    }
+    turnChannel.port2.postMessage(null);
+  });
+}
+
+/**
  * A cover, fetched as text and decrypted (decryptCover). Resolves to an object URL, or null when the server has
  * no cover (204) and the placeholder shows.
  */
@@ -75,7 +98,7 @@ export function coverObjectUrl(path: string, width: ImageWidth): Promise<string 
       // The early one failed or found nothing (204): asked again here, as any cover.
       const painted = early && (await early);
       if (painted) return painted;
-      const res = await fetch(url);
+      const res = await inTurn(() => fetch(url));
       if (res.status === 204 || !res.ok) return null;
       const plain = await decryptCover(await res.text(), await coverKey());
       return URL.createObjectURL(new Blob([plain], { type: 'image/webp' }));
