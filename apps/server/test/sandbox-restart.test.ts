@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
-import { createSandboxRepository } from '../src/modules/payments/sandbox/sandbox.repository.ts';
+import { createSandboxRepository } from '../src/modules/sandbox/sandbox.repository.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { childrenOf, until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';

@@ -75,7 +75,7 @@ describeDb('the console’s orders and revenue', () => {
       url: `${new URL(sandbox.location).pathname}/confirm`,
     });
     expect(confirm.statusCode).toBe(302);
-    await t.app.ports.payments.deliverDueNotifications(injectSend(t));
+    await t.app.ports.sandbox.deliverDueNotifications(injectSend(t));
     expect((await orderByNo(t.db, orders.e)).status).toBe('paid');
 
     // 10.00 yuan of order a back through Alipay.

@@ -1,8 +1,8 @@
 import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
 import { forbidden, unauthorized } from '../../shared/errors.ts';
-import type { BusinessEvent } from '../metrics/index.ts';
-import type { UsersPort } from '../users/index.ts';
-import type { WalletPort } from '../wallet/index.ts';
+import type { BusinessEvent } from '../metrics/metrics.port.ts';
+import type { UsersPort } from '../users/users.port.ts';
+import type { WalletPort } from '../wallet/wallet.port.ts';
 import {
   type GatewayRegistry,
   type PaymentGateway,

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { cashierPolicy } from '../../../shared/security-headers.ts';
-import { orderRef } from '../order-ref.ts';
+import { cashierPolicy } from '../../shared/security-headers.ts';
+import { orderRef } from '../payments/index.ts';
 import { cashierMessage, cashierPage } from './cashier-page.ts';
 import type { SandboxNotifier } from './sandbox.notifier.ts';
 import { CASHIER_PATH, type SandboxProvider, TRADE_NO } from './sandbox.provider.ts';
