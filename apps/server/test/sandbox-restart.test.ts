@@ -71,7 +71,7 @@ describe.skipIf(dbKind === 'postgres')(
       await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** A new visitor who orders 600 coins through the app channel alipay_app (the issue's repro). */
+    /** A new visitor who orders 600 coins through the app channel alipay_app (as the failure was first seen). */
     async function readerWithOrder(base: string): Promise<Reader> {
       const res = await fetch(`${base}/api/user/register`, { method: 'POST' });
       const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';

@@ -3,6 +3,9 @@ import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
 import { preparePage, type StoredPage } from './import-pages.ts';
 import type { BookSource, ChapterSource, PageSource } from './import-source.ts';
 import type { ImportOptions, ImportReport } from './importer.port.ts';
+
+export type { ImportOptions, ImportReport } from './importer.port.ts';
+
 import type { BookRow, ImporterRepository } from './importer.repository.ts';
 
 export interface ImportDeps {

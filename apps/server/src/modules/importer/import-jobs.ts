@@ -7,6 +7,9 @@ import { backgroundLoop } from '../../shared/background-loop.ts';
 import type { ImportJobRow, ImportJobs } from './import-jobs.repository.ts';
 import type { ImportReport } from './importer.port.ts';
 
+// The queue's rows, as the console's calls read them.
+export { type ImportJobs, publicImportJob } from './import-jobs.repository.ts';
+
 /** A running import's row is rewritten this often (its progress, and its heartbeat). */
 const BEAT_MS = 500;
 /** How often a server looks for imports queued on its data directory (an upload wakes it at once). */

@@ -2,12 +2,12 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
-import { describeImportFailure, importRoutes } from './import.routes.ts';
 import { createImportJobs } from './import-jobs.repository.ts';
 import { createImportWorker, uploadPlace } from './import-jobs.ts';
 import { runImport } from './import-runner.ts';
 import type { ImporterPort, ImportOptions } from './importer.port.ts';
 import { createImporterRepository } from './importer.repository.ts';
+import { describeImportFailure, importRoutes } from './imports.console.routes.ts';
 
 // `npm run import` (on its own or through the running server) and the console's upload all run runImport.
 export { ImportRefused, importBook, MAX_CHAPTER_PAGES, partialReportOf, planImport } from './import-book.ts';

@@ -252,7 +252,7 @@ describeDb('the console’s orders and revenue', () => {
     expect(unknown.json()).toEqual({ result: false, code: 404, msg: '订单不存在', data: null });
   });
 
-  it('shows roles that do not refund each order number in part, everywhere (issue 23 item 2)', async () => {
+  it('shows roles that do not refund each order number in part, everywhere', async () => {
     const full = await data('owner', '/api/admin/orders');
     for (const role of ['finance', 'support'] as const) {
       const page = await data(role, '/api/admin/orders');
