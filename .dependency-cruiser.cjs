@@ -1,18 +1,76 @@
 // The import check (npm run check:imports, part of npm test). It reads resolved paths, so a rule holds however deep
 // the importing file sits and however the import is spelled. Why dependency-cruiser: docs/decisions.md.
+/** Test code (tests and their helpers) may import what it needs to set a scene. */
+const TEST_CODE = '(\\.test\\.ts|\\.test-support\\.ts|-test-kit\\.ts)$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: 'module-through-port',
       comment:
-        'A server module reaches another module only through its port, modules/<domain>/index.ts (docs/ARCHITECTURE.md).',
+        'A server module reaches another module only through its index.ts (what it may call) and its <domain>.port.ts (the port\'s types); test code may reach further (docs/ARCHITECTURE.md, "Modules").',
       severity: 'error',
-      from: { path: '^apps/server/src/modules/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^apps/server/src/modules/([^/]+)/', pathNot: TEST_CODE },
       to: {
         path: '^apps/server/src/modules/([^/]+)/',
-        pathNot: ['^apps/server/src/modules/$1/', '^apps/server/src/modules/[^/]+/index\\.ts$'],
+        pathNot: [
+          '^apps/server/src/modules/$1/',
+          '^apps/server/src/modules/[^/]+/index\\.ts$',
+          '^apps/server/src/modules/[^/]+/[^/]+\\.port\\.ts$',
+        ],
       },
+    },
+    {
+      name: 'ports-depend-on-nothing',
+      comment:
+        "A module's <domain>.port.ts holds its port and the plain types it needs: it imports other port files, shared/, db/ and packages only, so module-context.ts (which imports every port file) closes no circle.",
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/[^/]+/[^/]+\\.port\\.ts$' },
+      to: {
+        path: '^apps/server/src/',
+        pathNot: ['^apps/server/src/modules/[^/]+/[^/]+\\.port\\.ts$', '^apps/server/src/(shared|db)/'],
+      },
+    },
+    {
+      name: 'module-context-reads-ports-only',
+      comment:
+        'module-context.ts names each port by its port file, never by a module index.ts (which imports the context).',
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/module-context\\.ts$' },
+      to: {
+        path: '^apps/server/src/modules/',
+        pathNot: '^apps/server/src/modules/[^/]+/[^/]+\\.port\\.ts$',
+      },
+    },
+    {
+      name: 'shared-and-db-below-modules',
+      comment:
+        'shared/ and db/ serve the modules and the app: they never import a module, the app or a command.',
+      severity: 'error',
+      from: { path: '^apps/server/src/(shared|db)/', pathNot: TEST_CODE },
+      to: {
+        path: '^apps/server/src/(modules|cli)/|^apps/server/src/(app|main|workers|control-socket)\\.ts$',
+      },
+    },
+    {
+      name: 'drizzle-only-in-repositories',
+      comment:
+        'Only repositories (*.repository.ts) query the database: they alone import drizzle-orm. Besides them: db/ (the client, the schema, migrations, backup and reconcile), seed/ (the demo and scale data) and test code.',
+      severity: 'error',
+      from: {
+        path: '^apps/server/src/',
+        pathNot: ['\\.repository\\.ts$', '^apps/server/src/(db|seed)/', TEST_CODE],
+      },
+      to: { path: '(^|/)node_modules/drizzle-orm/' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'No import circle, type-only imports included (tsPreCompilationDeps): a circle makes load order matter and hides which part depends on which.',
+      severity: 'error',
+      from: { path: '^(apps|packages)/' },
+      to: { circular: true },
     },
     {
       name: 'no-seed-in-production',
@@ -51,7 +109,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    exclude: { path: '(^|/)dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },

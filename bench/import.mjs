@@ -68,7 +68,7 @@ async function bareLoop(dir) {
 
 async function importRun(dir, work, round) {
   const { openDatabase } = await tsImport('../apps/server/src/db/client.ts', import.meta.url);
-  const { importer } = await tsImport('../apps/server/src/modules/catalog/index.ts', import.meta.url);
+  const importer = await tsImport('../apps/server/src/modules/importer/index.ts', import.meta.url);
   const { createLocalStorage, originalKey } = await tsImport(
     '../apps/server/src/modules/storage/index.ts',
     import.meta.url,
@@ -84,7 +84,10 @@ async function importRun(dir, work, round) {
     const started = performance.now();
     const source = await importer.readBookSource(dir);
     const report = await importer.importBook(
-      { db: opened.db, putOriginal: (p, bytes) => storage.put(originalKey(p), bytes) },
+      {
+        repo: importer.createImporterRepository(opened.db),
+        putOriginal: (p, bytes) => storage.put(originalKey(p), bytes),
+      },
       source.book,
       {},
     );

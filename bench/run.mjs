@@ -56,7 +56,7 @@ const settings = {
   serverMain: process.env.BENCH_SERVER_MAIN ? path.resolve(process.env.BENCH_SERVER_MAIN) : undefined,
 };
 
-// The aims of issue 11: every static call and cached image at >= 0.8 x nginx's requests per second, with a p99
+// The aims: every static call and cached image at >= 0.8 x nginx's requests per second, with a p99
 // latency at most 2 x nginx's. Reported against, not gates: a miss does not fail the run.
 const AIMS = { ratio: 0.8, p99: 2 };
 

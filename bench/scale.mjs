@@ -1,4 +1,4 @@
-// `npm run bench:scale`: search and the lists at 100,000 books (issue 11). Seeds a 100,000-book database (2,000,000
+// `npm run bench:scale`: search and the lists at 100,000 books. Seeds a 100,000-book database (2,000,000
 // chapters, and one book of 2,000 chapters) on PostgreSQL and on PGlite once, keeps it for the next run, and
 // measures the p95 of every search and list call through the catalogue's service functions, beside the same SQL
 // statements sent bare to the driver (node-postgres / PGlite's own query) in the same run, and EXPLAINs every

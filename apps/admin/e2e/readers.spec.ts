@@ -1,7 +1,7 @@
 import { expect, logIn, shot, test } from './fixtures.ts';
 import { port } from './server-env.ts';
 
-// Issue 23 item 2: customer service helps a reader who lost their account from the console (读者账号): the reset needs
+// Customer service helps a reader who lost their account from the console (读者账号): the reset needs
 // a reason, the new password is shown once, and the reader's own sessions end.
 
 test('support resets a reader’s password with a reason; the new password is shown once and logs in', async ({

@@ -9,10 +9,12 @@ import type { Config } from './config.ts';
 import { behindTransactionPooler, type Database } from './db/client.ts';
 import { registerCatalog } from './modules/catalog/index.ts';
 import { registerImages } from './modules/images/index.ts';
+import { registerImporter } from './modules/importer/index.ts';
 import { KEPT_IMAGE_ROUTE, registerMetrics } from './modules/metrics/index.ts';
 import type { ModuleContext, Ports } from './modules/module-context.ts';
 import { registerOperators } from './modules/operators/index.ts';
 import { registerPayments } from './modules/payments/index.ts';
+import { registerSandbox } from './modules/sandbox/index.ts';
 import { registerStorage } from './modules/storage/index.ts';
 import { registerSupport } from './modules/support/index.ts';
 import { registerUsers } from './modules/users/index.ts';
@@ -72,9 +74,11 @@ const MODULES = [
   ['users', registerUsers],
   ['wallet', registerWallet],
   ['catalog', registerCatalog],
+  ['importer', registerImporter],
   ['storage', registerStorage],
   ['images', registerImages],
   ['payments', registerPayments],
+  ['sandbox', registerSandbox],
   ['support', registerSupport],
   ['metrics', registerMetrics],
   ['web', registerWeb],

@@ -8,7 +8,7 @@ import { BackupRefused, dumpPglite, pgliteOf } from './db/backup.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { createPrivateDir, DataDirLockedError, lockDataDir } from './db/data-dir-lock.ts';
 import { reconcile } from './db/reconcile.ts';
-import { importer } from './modules/catalog/index.ts';
+import * as importer from './modules/importer/index.ts';
 import { operatorCommands } from './modules/operators/index.ts';
 import { createDiskGuard } from './shared/disk-space.ts';
 import { AppError } from './shared/errors.ts';
@@ -189,10 +189,10 @@ function controlCommands(db: Database, app: FastifyInstance): Record<string, Con
   return {
     'operator.add': (args) => operators.add(String(args.name ?? ''), String(args.role ?? '')),
     'operator.passwd': async (args) => ({ password: await operators.passwd(String(args.name ?? '')) }),
-    // The console's upload runs the same import (catalog's importFrom), audited as the command line's.
+    // The console's upload runs the same import (the importer's importFrom), audited as the command line's.
     import(args) {
       const { source, options } = args as { source: string; options: importer.ImportOptions };
-      return app.ports.catalog.importFrom({
+      return app.ports.importer.importFrom({
         source: String(source),
         options: options ?? {},
         by: { operatorId: null, actor: 'cli' },

@@ -1,4 +1,4 @@
-// DATA_DIR on a small file system that fills up (issue 23, item 11): the embedded database must never meet a full
+// DATA_DIR on a small file system that fills up: the embedded database must never meet a full
 // disk, where PGlite can hang in its WAL flush for good. Below DISK_MARGIN_MB writes answer 503 in the envelope,
 // reads and /healthz still answer, /readyz says why, freeing space brings writes back, and SIGTERM exits 0.
 // A real server process on a 128 MB tmpfs (a fresh embedded database takes ~45 MB) (mounting needs root: skipped with a message outside CI, failed in CI).

@@ -165,7 +165,7 @@ function exchange(socket: Socket, url: string): Promise<string> {
   });
 }
 
-// Issue 23, item 13: a request sent on an idle keep-alive connection just after SIGTERM used to be reset unread.
+// A request sent on an idle keep-alive connection just after SIGTERM used to be reset unread.
 // The database plays no part: the embedded one only.
 describe.skipIf(dbKind !== 'pglite')('keep-alive connections idle when SIGTERM comes', () => {
   let dataDir: string;

@@ -1,6 +1,6 @@
 // A first start as production starts (DEMO_LIBRARY=false, an empty DATA_DIR), as a real process: it becomes ready
-// (the local image store's folder exists without the demo drawer: issue 23, item 12), and everything it writes under
-// DATA_DIR is its user's alone, the embedded database's files included (umask 077: item 8).
+// (the local image store's folder exists without the demo drawer), and everything it writes under
+// DATA_DIR is its user's alone, the embedded database's files included (umask 077).
 import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 23, item 1, as it was found: a tiny archive whose ComicInfo.xml carries a Series of millions of characters
+// As it was found: a tiny archive whose ComicInfo.xml carries a Series of millions of characters
 // (and a 40,000-character Summary) once froze the whole server (no /healthz, no SIGTERM) for minutes. Uploaded to the
 // real server process, it must end cleanly while /healthz answers at once throughout, and the server must still stop
 // on SIGTERM while an import works.

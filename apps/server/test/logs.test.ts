@@ -103,7 +103,7 @@ describe.skipIf(dbKind !== 'pglite')('the log of a real server', () => {
   }, 60_000);
 });
 
-// Issue 23 item 2: a merchant order number (with its day and amount) recovers an account, so the log at the level
+// A merchant order number (with its day and amount) recovers an account, so the log at the level
 // servers run at names orders by a hash only (payments/order-ref.ts), and console paths lose the number.
 describe.skipIf(dbKind !== 'pglite')('order numbers in the log of a real server', () => {
   let server: ServerProcess;

@@ -105,7 +105,7 @@ describe.skipIf(dbKind !== 'postgres' || !dbAvailable || !hasPgbouncer())(
         const confirm = await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` });
         expect(confirm.statusCode).toBe(302);
       }
-      expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({
+      expect(await t.app.ports.sandbox.deliverDueNotifications(injectSend(t))).toMatchObject({
         delivered: orders.length,
         failed: 0,
       });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
-import { createSandboxRepository } from '../src/modules/payments/sandbox/sandbox.repository.ts';
+import { createSandboxRepository } from '../src/modules/sandbox/sandbox.repository.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { childrenOf, until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
@@ -71,7 +71,7 @@ describe.skipIf(dbKind === 'postgres')(
       await rm(dataDir, { recursive: true, force: true });
     });
 
-    /** A new visitor who orders 600 coins through the app channel alipay_app (the issue's repro). */
+    /** A new visitor who orders 600 coins through the app channel alipay_app (as the failure was first seen). */
     async function readerWithOrder(base: string): Promise<Reader> {
       const res = await fetch(`${base}/api/user/register`, { method: 'POST' });
       const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';

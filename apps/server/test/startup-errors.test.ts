@@ -1,5 +1,5 @@
 // A start that cannot go on says why in one log line naming the setting, without a stack trace; an optional
-// service that is down at start does not stop it (issue 23, item 13).
+// service that is down at start does not stop it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -33,7 +33,7 @@ test('the prompt’s link continues the WeChat account in the system browser, on
   const info = await browser.evaluate(() => fetch('/api/user/info').then((r) => r.json()));
   expect(info.data.userId).toBe(inWechat.userInfo.userId);
 
-  // The account page says how to get a password this browser does not know (issue 23 item 19).
+  // The account page says how to get a password this browser does not know.
   await browser.goto('/user');
   const hint = browser
     .getByTestId('user-password')

@@ -32,7 +32,7 @@ test('home shows the carousel, every section with books, and the banners for a n
   await expect(page.getByText('开通VIP，海量漫画免费看')).toBeVisible();
   await expect(page.getByTestId('home-vip')).toHaveAttribute('href', '/purchase');
   await expect(page.getByRole('button', { name: '添加到桌面' })).toBeVisible();
-  // The demo has no app: its download address is empty, so no 下载APP leads nowhere (issue 23, item 20). The common
+  // The demo has no app: its download address is empty, so no 下载APP leads nowhere. The common
   // info has arrived once the service links show its QQ number.
   await expect(page.locator('.service-qq')).toBeVisible();
   await expect(page.getByTestId('home-download').getByRole('link', { name: '下载APP' })).toHaveCount(0);

@@ -2,7 +2,7 @@ import type { Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { expectImageLoaded, expectReaderStarted, openAsVisitor, shot } from './support.ts';
 
-// A page image on a slow link (7–12 s per page on a busy demo server, issue 23 item 16): until it arrives its
+// A page image on a slow link (7–12 s per page on a busy demo server): until it arrives its
 // box, of the page's size, shows the page's number and a spinner; a page that fails says so and 点击重试 asks for it
 // again (components/chapter-pages.tsx).
 

@@ -3,7 +3,7 @@ import { settledShot, WECHAT } from './support.ts';
 
 // Inside WeChat's own browser with the sandbox gateway (the demo's): the recharge centre says 微信内仅支持微信支付, and
 // its channel sheet offers only WeChat Pay, since WeChat's browser opens neither Alipay's nor a bank's cashier (the
-// server decides: payments/sandbox-clients.test.ts).
+// server decides: sandbox/sandbox-clients.test.ts).
 test('inside WeChat the channel sheet offers only WeChat Pay, as the note says', async ({ device }) => {
   const page = await device(WECHAT);
   await page.goto('/purchase');

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 
-// Where a reader stopped in a book, kept on the account so another device resumes there (past the spec: the reader
-// issue's "exact resume"). Last write wins by the time the reader was there.
+// Where a reader stopped in a book, kept on the account so another device resumes there (past the spec: an "exact
+// resume"). Last write wins by the time the reader was there.
 
 const Id = Type.Integer({ minimum: 1, maximum: 2147483647 });
 

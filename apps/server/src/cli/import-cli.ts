@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
-import { importer } from '../modules/catalog/index.ts';
+import * as importer from '../modules/importer/index.ts';
 import { operatorCommands } from '../modules/operators/index.ts';
 import { createLocalStorage, originalKey } from '../modules/storage/index.ts';
 import { printReport } from './import-report.ts';
@@ -141,9 +141,9 @@ async function main(): Promise<number> {
       // The code the running server's control socket and the console's upload run.
       const report = await importer.runImport(
         {
-          db: opened.db,
+          repo: importer.createImporterRepository(opened.db),
           putOriginal: (p, bytes) => storage.put(originalKey(p), bytes),
-          audit: operatorCommands(opened.db).audit,
+          audit: (entry) => operatorCommands(opened.db).audit(opened.db, entry),
           changed: () => undefined, // no server here keeps answers
         },
         { ...args, by: { operatorId: null, actor: 'cli' }, progress: progressBar() },

@@ -1,4 +1,4 @@
-import type { importer } from '../modules/catalog/index.ts';
+import type * as importer from '../modules/importer/index.ts';
 
 const OUTCOME: Record<string, string> = {
   added: '新增',

@@ -4,14 +4,18 @@ import type { Database } from '../db/client.ts';
 import type { BackgroundJobs } from '../shared/background-loop.ts';
 import type { DiskGuard } from '../shared/disk-space.ts';
 import type { MemoryAccount } from '../shared/memory-account.ts';
-import type { CatalogPort } from './catalog/index.ts';
-import type { DrawMissingImage, ImagesPort } from './images/index.ts';
-import type { MetricsPort } from './metrics/index.ts';
-import type { OperatorsPort } from './operators/index.ts';
-import type { PaymentsPort } from './payments/index.ts';
-import type { StorageModulePort } from './storage/index.ts';
-import type { UsersPort } from './users/index.ts';
-import type { WalletPort } from './wallet/index.ts';
+// Only the modules' port files, which import no module code: no module's index.ts is imported here, so modules that
+// import the context form no circle with it (docs/ARCHITECTURE.md, "Modules").
+import type { CatalogPort } from './catalog/catalog.port.ts';
+import type { DrawMissingImage, ImagesPort } from './images/images.port.ts';
+import type { ImporterPort } from './importer/importer.port.ts';
+import type { MetricsPort } from './metrics/metrics.port.ts';
+import type { OperatorsPort } from './operators/operators.port.ts';
+import type { PaymentsPort } from './payments/payments.port.ts';
+import type { SandboxPort } from './sandbox/sandbox.port.ts';
+import type { StorageModulePort } from './storage/storage.port.ts';
+import type { UsersPort } from './users/users.port.ts';
+import type { WalletPort } from './wallet/wallet.port.ts';
 
 /**
  * What every module's `register<Domain>(app, ctx)` is given (docs/ARCHITECTURE.md, "Modules"). The same object for
@@ -49,9 +53,11 @@ export interface Ports {
   users: UsersPort;
   wallet: WalletPort;
   catalog: CatalogPort;
+  importer: ImporterPort;
   storage: StorageModulePort;
   images: ImagesPort;
   payments: PaymentsPort;
+  sandbox: SandboxPort;
   metrics: MetricsPort;
   operators: OperatorsPort;
 }

@@ -204,7 +204,7 @@ describeDb(`seedDemoLibrary (${dbKind})`, () => {
     for (const [i, ad] of shown.entries()) {
       const words = AD_WORDS[ad.id - 1] ?? AD_WORDS[0];
       const said = `${words.headline} ${words.sub} ${words.cta}`;
-      // No first-recharge bonus exists (issue 23, item 20), nor a sign-in reward or a recharge discount.
+      // No first-recharge bonus exists, nor a sign-in reward or a recharge discount.
       expect(said).not.toMatch(/首充|新用户|签到|折|限时|领取/);
       // A bonus named is one a pack gives, on the ad that opens the recharge centre.
       for (const [, yuan, bonus] of said.matchAll(/充(\d+)元加赠(\d+)阅币/g)) {

@@ -4,7 +4,7 @@ import { AppError } from './errors.ts';
 
 /**
  * The free space of the file system under DATA_DIR, where the embedded database lives. PGlite on a full file system
- * can hang in its WAL flush for good (issue 23, item 11), so writes stop while less than `marginBytes` is left:
+ * can hang in its WAL flush for good, so writes stop while less than `marginBytes` is left:
  * every request that may write (anything but GET, HEAD and OPTIONS) answers 503 in the envelope, reads still
  * work, and /readyz says `disk: 'low'`. Checked every `intervalMs` with statfs (one system call).
  */

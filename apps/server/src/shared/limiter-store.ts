@@ -1,5 +1,4 @@
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import {
   type RateLimiterAbstract,
@@ -11,7 +10,7 @@ import {
 import type { Database } from '../db/client.ts';
 import { rateLimits } from '../db/schema/index.ts';
 import { type BackgroundLoop, backgroundLoop } from './background-loop.ts';
-import { rowsOf } from './rows.ts';
+import { createLimitsRepository } from './limiter-store.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,15 +83,9 @@ export function memoryLimiterStore(): LimiterStore {
  * timer, which every server would run.
  */
 export function databaseLimiterStore(db: Database, log: FastifyBaseLogger): LimiterStore {
+  const repo = createLimitsRepository(db);
   const sweep = async (now = new Date()) => {
-    const removed = rowsOf<{ key: string }>(
-      await db.execute(sql`
-        delete from ${rateLimits}
-        where ${rateLimits.key} in (
-          select ${rateLimits.key} from ${rateLimits} where ${lt(rateLimits.expire, now)} limit ${SWEEP_BATCH}
-        )
-        returning ${rateLimits.key}`),
-    ).length;
+    const removed = await repo.sweepEnded(now, SWEEP_BATCH);
     if (removed > 0) log.debug({ removed }, 'ended limit windows removed');
     return removed === SWEEP_BATCH;
   };

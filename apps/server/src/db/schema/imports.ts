@@ -5,7 +5,7 @@ import { operators } from './operators.ts';
 export const IMPORT_STATES = ['queued', 'running', 'done', 'failed'] as const;
 export type ImportState = (typeof IMPORT_STATES)[number];
 
-// An import uploaded in the console (modules/catalog/import/import-jobs.ts), a job on a queue: queued with the
+// An import uploaded in the console (modules/importer/import-jobs.ts), a job on a queue: queued with the
 // archive saved in a data directory (`place`, `folder`), claimed and run by a server on that data directory, its
 // progress rewritten while it runs (the browser may ask any server), and what it did. updated_at is its heartbeat:
 // a running import whose server died stops beating and is claimed again (imports are idempotent) when a server

@@ -1,7 +1,7 @@
 import type { Book, ChapterItem, ShowcaseType } from '@yueman/contract';
-import { and, asc, count, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Database } from '../../db/client.ts';
+import type { Database, Queryable } from '../../db/client.ts';
 import {
   ads,
   bookCounts,
@@ -87,6 +87,20 @@ const published = eq(books.published, true);
 /** …and chapters that are out (a scheduled chapter has a publish time until the job lets it out). */
 const chapterOut = isNull(chapters.publishAt);
 
+/**
+ * Counts a book's chapters that are out into books.chapter_count; `updated`: the book moves to the top of the
+ * daily-update list (a chapter just came out).
+ */
+export function recountChapters(q: Queryable, bookIds: number[], updated: boolean) {
+  return q
+    .update(books)
+    .set({
+      chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${books.id} and ${chapters.publishAt} is null)`,
+      ...(updated ? { updatedAt: sql`now()` } : {}),
+    })
+    .where(inArray(books.id, bookIds));
+}
+
 export function createCatalogRepository(db: Database) {
   const selectBooks = () =>
     db.select(bookColumns).from(books).innerJoin(categories, eq(books.categoryId, categories.id));
@@ -128,6 +142,31 @@ export function createCatalogRepository(db: Database) {
   const byUpdate = [newestFirst(books.updatedAt), asc(books.id)];
 
   return {
+    /**
+     * Lets out every scheduled chapter whose time has come, in one transaction with its book's count and update
+     * time; answers how many.
+     */
+    async publishDueChapters(now: Date): Promise<number> {
+      return db.transaction(async (tx) => {
+        const out = await tx
+          .update(chapters)
+          .set({ publishAt: null })
+          .where(and(isNotNull(chapters.publishAt), lte(chapters.publishAt, now)))
+          .returning({ bookId: chapters.bookId });
+        const bookIds = [...new Set(out.map((c) => c.bookId))];
+        if (bookIds.length > 0) await recountChapters(tx, bookIds, true);
+        return out.length;
+      });
+    },
+
+    /** Moves up to `batch` books whose read count left their search postings' bucket (book_buckets_refresh). */
+    async moveSearchBuckets(batch: number): Promise<number> {
+      const [row] = rowsOf<{ moved: number }>(
+        await db.execute(sql`select book_buckets_refresh(${batch}::int) as moved`),
+      );
+      return Number(row?.moved ?? 0);
+    },
+
     filteredBooks(filter: BookFilter, limit: number, offset: number) {
       const where = and(
         filter.publishStatus ? eq(books.publishStatus, filter.publishStatus) : undefined,

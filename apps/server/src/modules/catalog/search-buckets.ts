@@ -1,8 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client.ts';
 import { backgroundLoop } from '../../shared/background-loop.ts';
-import { rowsOf } from '../../shared/rows.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
 
 /** How often the job looks for books whose reads crossed a bucket. */
 const EVERY_MS = 10_000;
@@ -15,14 +13,12 @@ const BATCH = 50;
  * (books.indexed_bucket) to their current one, BATCH books a transaction, again at once while batches come full
  * (docs/decisions.md, "Read counts never re-index a book's text").
  */
-export function createSearchBuckets(db: Database, opts: { log: FastifyBaseLogger }) {
+export function createSearchBuckets(
+  repo: Pick<CatalogRepository, 'moveSearchBuckets'>,
+  opts: { log: FastifyBaseLogger },
+) {
   /** Moves up to `batch` books; answers how many. */
-  const moveBatch = async (batch = BATCH) => {
-    const [row] = rowsOf<{ moved: number }>(
-      await db.execute(sql`select book_buckets_refresh(${batch}::int) as moved`),
-    );
-    return Number(row?.moved ?? 0);
-  };
+  const moveBatch = (batch = BATCH) => repo.moveSearchBuckets(batch);
   const loop = backgroundLoop({
     name: 'search-buckets',
     intervalMs: EVERY_MS,

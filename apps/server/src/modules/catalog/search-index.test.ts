@@ -25,7 +25,7 @@ async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]
  * count's bucket once it has run.
  */
 async function postingsDrift(db: Database) {
-  while ((await createSearchBuckets(db, { log: silent }).moveBatch()) > 0);
+  while ((await createSearchBuckets(createCatalogRepository(db), { log: silent }).moveBatch()) > 0);
   const expected = sql`select g.gram, g.tier, book_rank_bucket(b.read_count) as bucket, b.id
     from books as b, book_grams(b.title, b.author, b.abstract_content) as g where b.published`;
   const actual = sql`select p.gram, p.tier, p.bucket, unnest(p.book_ids) as id from book_postings as p`;
@@ -342,7 +342,7 @@ describeDb('search index and list totals', () => {
     expect(await bucketsOf()).toEqual([0]);
     // The search still finds it, ordered by the bucket its postings hold.
     expect((await repo.searchBooks('读数之', 20, 0)).map((b) => b.bookId)).toContain(id);
-    const jobs = createSearchBuckets(db, { log: silent });
+    const jobs = createSearchBuckets(createCatalogRepository(db), { log: silent });
     while ((await jobs.moveBatch(1)) > 0);
     expect(await bucketsOf()).toEqual([2]);
     expect((await repo.searchBooks('读数之', 20, 0)).map((b) => b.bookId)).toContain(id);

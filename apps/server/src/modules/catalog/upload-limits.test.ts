@@ -9,7 +9,7 @@ import { bombPng } from '../../../test/image-bombs.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { books, chapters } from '../../db/schema/index.ts';
-import { MAX_CHAPTER_PAGES } from './import/import-book.ts';
+import { MAX_CHAPTER_PAGES } from '../importer/index.ts';
 
 describeDb('pictures no comic has, refused before they are decoded', () => {
   let t: TestApp;

@@ -1,32 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { securityHeaders } from '../../shared/security-headers.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { cachedFreePages } from './free-pages.ts';
-import { createImageHost, type ImageHost } from './image-host.ts';
+import { createImageHost } from './image-host.ts';
 import type { ImageStorage } from './image-store.ts';
+import type { ImagesPort } from './images.port.ts';
 import { createPageGrants } from './page-grant.ts';
 
-/** Makes a source picture for an image path that has no file (the demo drawer), or null when it has none. */
-export type DrawMissingImage = (path: string) => Promise<Buffer | null>;
-
-/** What other modules may ask of the image host. */
-export interface ImagesPort {
-  /** A priced chapter's page path with an expiring grant in front (docs/api.md section 5). */
-  grantPage(path: string): string;
-  /** Answers an image URL (`{path}_{width}_0.img`); false, with nothing sent, when the URL is not one. */
-  serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
-  /** A kept page image answered before Fastify (app.ts); false, with nothing sent, when `serve` must answer. */
-  answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
-  /** The front's answer for a kept image (front.ts), or undefined. */
-  fast: ImageHost['fast'];
-  /** A kept image for a front process (front-copies.ts), made if need be, or undefined. */
-  copyFor: ImageHost['copyFor'];
-  /** An unencrypted WebP of an image for the console's previews (image-host.ts), or null. */
-  preview(imagePath: string, width: number): Promise<Buffer | null>;
-  /** Forgets which pages are free (a price changed): the next request without a grant asks the database. */
-  forgetFreePages(): void;
-}
+export type { DrawMissingImage, ImagesPort } from './images.port.ts';
 
 /**
  * The image host: resized WebP on first request, kept in the store (the storage port: a directory or an S3

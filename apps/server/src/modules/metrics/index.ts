@@ -3,38 +3,14 @@ import type { ModuleContext } from '../module-context.ts';
 import { registerDrain } from './drain.ts';
 import { watchMemoryBound } from './memory-bound.ts';
 import { createInstruments } from './metrics.instruments.ts';
+import type { MetricsPort } from './metrics.port.ts';
 import { createMetricsRepository } from './metrics.repository.ts';
 import { metricsRoutes } from './metrics.routes.ts';
 import { createReadiness } from './readiness.ts';
 
 export { KEPT_IMAGE_ROUTE } from './metrics.instruments.ts';
+export type { BusinessEvent, MetricsPort } from './metrics.port.ts';
 export type { ReadinessReport, ReadinessState } from './readiness.ts';
-
-/** A business event another module counts where it happens (one call, no await). */
-export type BusinessEvent =
-  /** payments: a new pay order (not the open order a repeated tap gets again). */
-  | { event: 'order-created'; purpose: string }
-  /** payments: the sweeper expired `count` unpaid orders. */
-  | { event: 'orders-expired'; count: number }
-  /** payments: a gateway's notification and what became of it (credited: the order was paid now). */
-  | { event: 'pay-notification'; outcome: 'credited' | 'duplicate' | 'recorded' | 'refused' }
-  /** wallet: a chapter bought for `coins` (0 when nothing was charged: free, VIP-free, already owned). */
-  | { event: 'chapter-bought'; coins: number };
-
-/** What other modules (and app.ts) may ask of the metrics module: counting, never reading. */
-export interface MetricsPort {
-  /** Counts a business event (payments, wallet). */
-  count(event: BusinessEvent): void;
-  /** images: one lookup of an image answer in a cache tier ('memory': answers kept in memory, 'disk': resized files). */
-  imageCache(tier: 'memory' | 'disk', outcome: 'hit' | 'miss'): void;
-  /** images: one resize of a source image to WebP took `seconds`. */
-  imageResized(seconds: number): void;
-  /**
-   * A raw fast path answered (before Fastify: app.ts): a plain integer increment. `route`: '(static cache)' (the
-   * default) or '(kept image)'.
-   */
-  fastPathAnswered(method: string | undefined, status: number, route?: string, count?: number): void;
-}
 
 /** How long a readiness check may take before /readyz says 'timeout'. */
 export const READY_CHECK_TIMEOUT_MS = 2000;

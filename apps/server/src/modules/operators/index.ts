@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database, Queryable } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import { backgroundLoop } from '../../shared/background-loop.ts';
 import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
 import operatorSession from './operator-session.plugin.ts';
-import { type AuditEntry, createOperatorsRepository } from './operators.repository.ts';
+import type { OperatorsPort } from './operators.port.ts';
+import { createOperatorsRepository } from './operators.repository.ts';
 import { operatorsRoutes } from './operators.routes.ts';
 import { addOperator, rotatePassword } from './operators.service.ts';
 
 // For other modules' console routes: the roles to name in `config.operatorRoles`, and the operator of a call.
 export { auditActorOf, operatorOfRequest } from './operator-session.plugin.ts';
-export type { AuditEntry } from './operators.repository.ts';
+export type { AuditEntry, OperatorsPort } from './operators.port.ts';
 export {
   ANY_ROLE,
   CATALOGUE_WRITERS,
@@ -34,14 +35,6 @@ export const operatorCommands = (db: Database) => {
     audit: repo.audit,
   };
 };
-
-/** What other modules and main.ts may ask of the operators module. */
-export interface OperatorsPort {
-  /** How many operators exist (main.ts says how to create the first one when there is none). */
-  count(): Promise<number>;
-  /** Records one write in the audit log, inside the write's own transaction. */
-  audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
-}
 
 const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
 

@@ -1,6 +1,9 @@
 import { and, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { auditLog, type OperatorRole, operatorSessions, operators } from '../../db/schema/index.ts';
+import type { AuditEntry } from './operators.port.ts';
+
+export type { AuditEntry };
 
 const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
 
@@ -15,16 +18,6 @@ export const publicOperator = ({ id, name, role, disabled, createdAt }: Operator
   createdAt: createdAt.toISOString(),
 });
 export type PublicOperator = ReturnType<typeof publicOperator>;
-
-/** One audited write: who (an operator, or the command line), what, and the row before and after. */
-export interface AuditEntry {
-  operatorId: number | null;
-  actor: string;
-  action: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-}
 
 export function createOperatorsRepository(db: Database) {
   const audit = (q: Queryable, entry: AuditEntry) =>

@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { ledgerTransfers, sandboxPayments } from '../../db/schema/index.ts';
+import type { NotifySend } from '../sandbox/index.ts';
 import {
   applyWeb,
   balanceOf,
@@ -17,7 +18,6 @@ import {
   orderByNo,
   postNotification,
 } from './payments.test-support.ts';
-import type { NotifySend } from './sandbox/sandbox.notifier.ts';
 
 describeDb('payment notifications', () => {
   let t: TestApp;
@@ -151,7 +151,7 @@ describeDb('payment notifications', () => {
     expect((await orderByNo(t.db, order.orderNo)).status).toBe('expired');
 
     await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` });
-    expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 1 });
+    expect(await t.app.ports.sandbox.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 1 });
     expect(await balanceOf(t.db, reader.userId)).toBe(600);
     expect((await orderByNo(t.db, order.orderNo)).status).toBe('paid');
     expect((await eventsOf(t.db, order.id)).map((e) => [e.fromStatus, e.toStatus, e.source])).toEqual([
@@ -196,25 +196,25 @@ describeDb('payment notifications', () => {
       return { status: 500, body: '{"result":false}' };
     };
     const start = Date.now();
-    expect(await t.app.ports.payments.deliverDueNotifications(down, new Date(start))).toMatchObject({
+    expect(await t.app.ports.sandbox.deliverDueNotifications(down, new Date(start))).toMatchObject({
       failed: 1,
     });
     expect((await row()).attempts).toBe(1);
     expect((await row()).nextAttemptAt?.getTime()).toBe(start + 1_000);
     // Not due again before its time.
-    expect(await t.app.ports.payments.deliverDueNotifications(down, new Date(start + 500))).toMatchObject({
+    expect(await t.app.ports.sandbox.deliverDueNotifications(down, new Date(start + 500))).toMatchObject({
       failed: 0,
     });
     expect(calls).toBe(1);
 
-    expect(await t.app.ports.payments.deliverDueNotifications(busy, new Date(start + 1_000))).toMatchObject({
+    expect(await t.app.ports.sandbox.deliverDueNotifications(busy, new Date(start + 1_000))).toMatchObject({
       failed: 1,
     });
     expect((await row()).attempts).toBe(2);
     expect((await row()).nextAttemptAt?.getTime()).toBe(start + 1_000 + 5_000);
     expect(await balanceOf(t.db, reader.userId)).toBe(0);
 
-    const ok = await t.app.ports.payments.deliverDueNotifications(
+    const ok = await t.app.ports.sandbox.deliverDueNotifications(
       injectSend(t, () => calls++),
       new Date(start + 6_000),
     );
@@ -223,7 +223,7 @@ describeDb('payment notifications', () => {
     expect(await row()).toMatchObject({ attempts: 3, nextAttemptAt: null });
     expect(await balanceOf(t.db, reader.userId)).toBe(3300);
     // Acknowledged: never sent again.
-    await t.app.ports.payments.deliverDueNotifications(
+    await t.app.ports.sandbox.deliverDueNotifications(
       injectSend(t, () => calls++),
       new Date(start + 24 * 3600_000),
     );
@@ -244,7 +244,7 @@ describeDb('payment notifications', () => {
       expect(res.status).toBe(400);
       return res;
     };
-    expect(await t.app.ports.payments.deliverDueNotifications(refusing)).toMatchObject({ failed: 1 });
+    expect(await t.app.ports.sandbox.deliverDueNotifications(refusing)).toMatchObject({ failed: 1 });
     const [r] = await t.db.select().from(sandboxPayments).where(eq(sandboxPayments.tradeNo, tradeNo));
     expect(r).toMatchObject({ attempts: 1, acknowledgedAt: null });
     expect(await balanceOf(t.db, reader.userId)).toBe(0);

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { retryDelayMs } from '../sandbox/sandbox.notifier.ts';
+import { readFields, signatureMatches, signedNotification } from '../sandbox/sandbox-signing.ts';
 import {
   clientOf,
   discountOf,
@@ -7,8 +9,6 @@ import {
   payAmountAt as payAmountOf,
   safeReturnUrl,
 } from './order-rules.ts';
-import { retryDelayMs } from './sandbox/sandbox.notifier.ts';
-import { readFields, signatureMatches, signedNotification } from './sandbox/sandbox-signing.ts';
 
 describe('order rules', () => {
   it('pays the pack price times the discount, rounded to the cent half up, in integers', () => {

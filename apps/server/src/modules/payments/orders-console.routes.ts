@@ -18,7 +18,7 @@ import {
 
 const tags = ['admin'];
 
-/** Whether this operator sees order numbers in part: every role that does not refund (issue 23 item 2). */
+/** Whether this operator sees order numbers in part: every role that does not refund. */
 const seesNumbersInPart = (req: FastifyRequest) => !REFUNDERS.includes(operatorOfRequest(req).role);
 
 /** A merchant order number, as the refund call takes it. */

@@ -75,7 +75,7 @@ describeDb('the console’s orders and revenue', () => {
       url: `${new URL(sandbox.location).pathname}/confirm`,
     });
     expect(confirm.statusCode).toBe(302);
-    await t.app.ports.payments.deliverDueNotifications(injectSend(t));
+    await t.app.ports.sandbox.deliverDueNotifications(injectSend(t));
     expect((await orderByNo(t.db, orders.e)).status).toBe('paid');
 
     // 10.00 yuan of order a back through Alipay.
@@ -252,7 +252,7 @@ describeDb('the console’s orders and revenue', () => {
     expect(unknown.json()).toEqual({ result: false, code: 404, msg: '订单不存在', data: null });
   });
 
-  it('shows roles that do not refund each order number in part, everywhere (issue 23 item 2)', async () => {
+  it('shows roles that do not refund each order number in part, everywhere', async () => {
     const full = await data('owner', '/api/admin/orders');
     for (const role of ['finance', 'support'] as const) {
       const page = await data(role, '/api/admin/orders');

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type AppType, PayNotifyParams, routes } from '@yueman/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { branchIdFrom, visitorIdFrom } from '../../shared/attribution.ts';
-import { chinaTimeParts } from '../../shared/china-time.ts';
 import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
 import { signedIn } from '../../shared/signed-in.ts';
@@ -63,12 +62,7 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
 
   r.route({
     ...contractRoute(routes.lastPaidOrder),
-    handler: async (req) => {
-      const order = await deps.repo.lastPaidOrder(signedIn(req).userId);
-      if (!order?.paidAt) return ok(null);
-      const { orderNo, payAmount } = order;
-      return ok({ orderNo, paidAt: chinaTimeParts(order.paidAt).text, payAmount });
-    },
+    handler: async (req) => ok(await payments.lastPaidOrder(deps, { userId: signedIn(req).userId })),
   });
 
   r.route({

@@ -1,8 +1,9 @@
 import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
+import { chinaTimeParts } from '../../shared/china-time.ts';
 import { forbidden, unauthorized } from '../../shared/errors.ts';
-import type { BusinessEvent } from '../metrics/index.ts';
-import type { UsersPort } from '../users/index.ts';
-import type { WalletPort } from '../wallet/index.ts';
+import type { BusinessEvent } from '../metrics/metrics.port.ts';
+import type { UsersPort } from '../users/users.port.ts';
+import type { WalletPort } from '../wallet/wallet.port.ts';
 import {
   type GatewayRegistry,
   type PaymentGateway,
@@ -244,3 +245,11 @@ export const expireStaleOrders = (
   deps: Pick<PaymentsDeps, 'repo'>,
   { now = new Date() }: { now?: Date } = {},
 ) => deps.repo.expireStale(now);
+
+/** The reader's last paid order, for the find-account screen: its number, China-time paid day and amount; or null. */
+export async function lastPaidOrder({ repo }: Pick<PaymentsDeps, 'repo'>, { userId }: { userId: number }) {
+  const order = await repo.lastPaidOrder(userId);
+  if (!order?.paidAt) return null;
+  const { orderNo, payAmount } = order;
+  return { orderNo, paidAt: chinaTimeParts(order.paidAt).text, payAmount };
+}

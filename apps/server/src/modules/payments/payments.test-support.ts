@@ -13,8 +13,8 @@ import {
   sandboxPayments,
   users,
 } from '../../db/schema/index.ts';
-import type { NotifySend } from './sandbox/sandbox.notifier.ts';
-import { type NotificationFields, signFields } from './sandbox/sandbox-signing.ts';
+import type { NotifySend } from '../sandbox/index.ts';
+import { type NotificationFields, signFields } from '../sandbox/sandbox-signing.ts';
 
 export interface ApplyParams {
   rechargerAmount: number;

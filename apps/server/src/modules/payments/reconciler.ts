@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { backgroundLoop } from '../../shared/background-loop.ts';
 import { settlePayment } from './notify.service.ts';
 import { orderRef } from './order-ref.ts';
+import type { ReconcileOutcome } from './payments.port.ts';
 import type { PayOrder } from './payments.repository.ts';
 import type { PaymentsDeps } from './payments.service.ts';
 
@@ -11,15 +12,6 @@ const OPEN_AFTER_MS = 3 * 60_000;
 const LOOK_BACK_MS = 48 * 3600_000;
 /** Orders asked about in one pass (each is one request to the gateway). */
 const BATCH = 50;
-
-export type ReconcileOutcome =
-  | 'credited'
-  | 'duplicate'
-  | 'unpaid'
-  | 'closed'
-  | 'not_found'
-  | 'mismatch'
-  | 'error';
 
 /**
  * The reconciler (docs/operations.md, "Payments"): every PAY_RECONCILE_SECONDS, once across servers, it asks each

@@ -2,20 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { WechatPayGateway } from './gateways/wechat-pay.gateway.ts';
-import { orderRef } from './order-ref.ts';
-import {
-  JSAPI_RESUME_PATH,
-  jsapiResumeUrl,
-  type PaymentsDeps,
-  paymentRequestOf,
-} from './payments.service.ts';
-import {
-  BRIDGE_SCRIPT,
-  BRIDGE_SCRIPT_PATH,
-  jsapiMessagePage,
-  jsapiPagePolicy,
-  jsapiPayPage,
-} from './wechat-jsapi-page.ts';
+import { JSAPI_RESUME_PATH, type PaymentsDeps } from './payments.service.ts';
+import { resumeJsapiPayment } from './wechat-jsapi.service.ts';
+import { BRIDGE_SCRIPT, BRIDGE_SCRIPT_PATH, jsapiPagePolicy } from './wechat-jsapi-page.ts';
 
 const ResumeQuery = Type.Object({
   orderNo: Type.String({ pattern: '^[A-Za-z0-9]{1,64}$' }),
@@ -32,8 +21,7 @@ const ResumeQuery = Type.Object({
  * reconciler's query) does, as for every payment.
  */
 export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps, gateway: WechatPayGateway) {
-  const jsapi = gateway.jsapi;
-  if (!jsapi) return;
+  if (!gateway.jsapi) return;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const page = (reply: FastifyReply, status: number, html: string) =>
     reply
@@ -42,7 +30,6 @@ export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps
       .header('Cache-Control', 'no-store')
       .type('text/html; charset=utf-8')
       .send(html);
-  const home = `${deps.publicOrigin}/home`;
 
   r.get(BRIDGE_SCRIPT_PATH, { schema: { hide: true } }, async (_req, reply) =>
     reply
@@ -58,65 +45,13 @@ export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps
       config: { session: true, rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
     async (req, reply) => {
-      const q = req.query;
-      const order = await deps.repo.orderByNo(q.orderNo);
-      // Only the reader who made the order carries on with it; to anyone else it does not exist.
-      if (!order || !req.user || order.userId !== req.user.userId || order.gateway !== gateway.name)
-        return page(reply, 404, jsapiMessagePage('订单不存在', home));
-      const back = order.returnUrl || home;
-      if (order.status === 'paid') return page(reply, 200, jsapiMessagePage('订单已支付', back));
-      if (order.status !== 'created' || order.expiresAt.getTime() <= Date.now())
-        return page(reply, 410, jsapiMessagePage('订单已过期，请返回重新下单', back));
-
-      const resume = jsapiResumeUrl(deps.publicOrigin, order.orderNo);
-      if (!q.code) return reply.redirect(jsapi.authorizeUrl(resume, order.orderNo), 302);
-      if (q.state !== order.orderNo)
-        return page(reply, 400, jsapiMessagePage('授权信息不符，请返回重新下单', back));
-
-      const payer = await jsapi.openidFor(q.code);
-      if (!payer.ok) {
-        // A reload brings back a code already used: a fresh one is a silent trip away, once.
-        if (payer.staleCode && !q.again)
-          return reply.redirect(jsapi.authorizeUrl(`${resume}&again=1`, order.orderNo), 302);
-        req.log.warn({ order: orderRef(order.orderNo), reason: payer.reason }, 'WeChat OAuth gave no payer');
-        await deps.repo.note(order, { source: 'wechat_jsapi', detail: `OAuth refused: ${payer.reason}` });
-        return page(reply, 502, jsapiMessagePage('微信授权失败，请返回重试', back));
-      }
-
-      const [channel, pack] = await Promise.all([
-        deps.repo.channel(order.channel),
-        deps.repo.pack(order.payConfigId),
-      ]);
-      const request = paymentRequestOf(
-        deps,
-        order,
-        { subTypeCode: order.channel, superiorCode: channel?.superiorCode ?? 'wechat_pay' },
-        gateway.name,
-        pack?.title ?? order.orderNo,
+      const answer = await resumeJsapiPayment(
+        { ...deps, gateway, log: req.log },
+        { ...req.query, userId: req.user?.userId },
       );
-      let bridge: Awaited<ReturnType<WechatPayGateway['prepayJsapi']>>;
-      try {
-        bridge = await gateway.prepayJsapi(request, payer.openid);
-      } catch (err) {
-        req.log.error({ err, order: orderRef(order.orderNo) }, 'WeChat Pay refused the JSAPI order');
-        return page(reply, 502, jsapiMessagePage('微信支付暂不可用，请稍后重试', back));
-      }
-      await deps.repo.note(order, {
-        source: 'wechat_jsapi',
-        detail: 'JSAPI order made; the payer is sent to WeChat’s cashier',
-        payload: { openid: payer.openid, package: bridge.package },
-      });
-      return page(
-        reply,
-        200,
-        jsapiPayPage({
-          orderNo: order.orderNo,
-          amount: order.payAmount,
-          subject: request.subject,
-          returnUrl: back,
-          bridge,
-        }),
-      );
+      return 'redirect' in answer
+        ? reply.redirect(answer.redirect, 302)
+        : page(reply, answer.status, answer.page);
     },
   );
 }

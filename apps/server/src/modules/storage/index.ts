@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { createLocalStorage } from './local-storage.ts';
-import { originalKey, type StoragePort, type StoredInfo } from './storage-port.ts';
+import { originalKey, type StorageModulePort } from './storage.port.ts';
 
 export { createLocalStorage, type LocalStorageOptions } from './local-storage.ts';
 export type { S3Storage } from './s3-storage.ts';
@@ -10,18 +10,13 @@ export {
   imageType,
   ORIGINALS,
   originalKey,
+  type StorageModulePort,
   type StoragePort,
   type StoredInfo,
   type StoredObject,
   VARIANTS,
   variantKey,
-} from './storage-port.ts';
-
-/** The storage port, and the one way to add an original image (imports, uploaded covers and ads). */
-export interface StorageModulePort extends StoragePort {
-  /** Stores `bytes` as the original of the image path `imagePath` (e.g. `covers/uploads/3/ab12.png`). */
-  putOriginal(imagePath: string, bytes: Buffer): Promise<StoredInfo>;
-}
+} from './storage.port.ts';
 
 /**
  * Where page and cover images live (STORAGE): `local`, the directories IMAGE_ROOT (originals) and IMAGE_CACHE_DIR

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ORIGINALS, type StoragePort, type StoredInfo, VARIANTS } from './storage-port.ts';
+import { ORIGINALS, type StoragePort, type StoredInfo, VARIANTS } from './storage.port.ts';
 
 export interface LocalStorageOptions {
   /** Where `originals/…` live (IMAGE_ROOT). */

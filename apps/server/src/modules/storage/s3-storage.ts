@@ -8,7 +8,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../config.ts';
-import type { StoragePort, StoredInfo } from './storage-port.ts';
+import type { StoragePort, StoredInfo } from './storage.port.ts';
 
 /** Connections to the store at once: each streamed answer holds one until the reader has it all. */
 const MAX_SOCKETS = 256;

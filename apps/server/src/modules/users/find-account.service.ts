@@ -2,7 +2,7 @@ import type { FoundAccount } from '@yueman/contract';
 import { chinaDay } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { generatePassword, hashPassword } from '../../shared/passwords/password.ts';
-import type { PaymentsPort } from '../payments/index.ts';
+import type { PaymentsPort } from '../payments/payments.port.ts';
 import { hashToken, issueSession } from './sessions.ts';
 import { accountNotFound, TooManyAttempts } from './users.errors.ts';
 import type { UsersDeps } from './users.service.ts';

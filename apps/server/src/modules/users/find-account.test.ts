@@ -141,7 +141,7 @@ describeDb('find the recharge account by the date and order number of a payment'
     expect((await login(t, victim.account, victim.password, { ip: '10.30.0.3' })).json().result).toBe(true);
   });
 
-  it('an order number and its day are not enough: the amount paid must match too (issue 23 item 2)', async () => {
+  it('an order number and its day are not enough: the amount paid must match too', async () => {
     const payer = await registerVisitor(t, device('device-amount-01', '10.60.0.1'));
     const orderNo = await addOrder(t, { userId: payer.userId, paidAt: new Date('2024-06-01T04:00:00Z') });
     // An old client (or someone who saw only the number and the time in the console) sends no amount: a clear 400.

@@ -7,7 +7,7 @@ import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-a
 import { describeDb } from '../../../test/test-database.ts';
 import { infoStatus, manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { handoffTokens } from '../../db/schema/index.ts';
-import { safeLandingPath } from './handoff.ts';
+import { safeLandingPath } from './handoff.service.ts';
 import { hashToken } from './sessions.ts';
 
 describeDb('hand-off links out of a chat app', () => {

@@ -1,26 +1,19 @@
-import type { UserInfo } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
 import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
-import { handoffRoutes } from './handoff.ts';
+import { handoffRoutes } from './handoff.routes.ts';
 import identity from './identity.plugin.ts';
 import { readerConsoleRoutes } from './reader-console.ts';
-import { readingProgressRoutes } from './reading-progress.ts';
+import { createProgressRepository } from './reading-progress.repository.ts';
+import { readingProgressRoutes } from './reading-progress.routes.ts';
 import { createSessionSweeper } from './session-sweeper.ts';
+import type { UsersPort } from './users.port.ts';
 import { createUsersRepository } from './users.repository.ts';
 import { usersRoutes } from './users.routes.ts';
 import * as users from './users.service.ts';
 
-/** What other modules may ask of the users module. */
-export interface UsersPort {
-  /** The user info of the spec's section 3 (401 when the user is gone). */
-  userInfo(userId: number): Promise<UserInfo>;
-  /** The visitor id and promotion branch a user registered with, for attributing an order; undefined if unknown. */
-  attributionOf(userId: number): Promise<{ visitorId: string; branchId: number } | undefined>;
-  /** Removes sessions that ended before `now` (the session sweeper's pass); answers how many. */
-  sweepExpiredSessions(now?: Date): Promise<number>;
-}
+export type { UsersPort } from './users.port.ts';
 
 const PASSWORD_WINDOW_MS = 15 * 60 * 1000;
 
@@ -38,8 +31,8 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
   ctx.jobs.add(sweeper.loop);
 
   await usersRoutes(app, { ...deps, registerPerHour: config.registerPerHour });
-  await readingProgressRoutes(app, ctx.db);
-  await handoffRoutes(app, { ...deps, db: ctx.db, publicOrigin: config.publicOrigin });
+  await readingProgressRoutes(app, { repo: createProgressRepository(ctx.db) });
+  await handoffRoutes(app, { ...deps, publicOrigin: config.publicOrigin });
   await accountRoutes(app, {
     ...deps,
     guard: createPasswordGuard({

@@ -1,4 +1,4 @@
-// The console's help for a reader who lost their account (issue 23 item 2): customer service and owners find the
+// The console's help for a reader who lost their account: customer service and owners find the
 // reader and reset the password, with a reason kept in the audit log; the new password is answered once.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -8,7 +8,7 @@ import { generatePassword, hashPassword } from '../../shared/passwords/password.
 import { type AuditEntry, auditActorOf, READER_ACCOUNT_KEEPERS } from '../operators/index.ts';
 import type { UsersRepository } from './users.repository.ts';
 
-// The console's help for a reader who lost their account (issue 23 item 2): customer service (and owners) find the
+// The console's help for a reader who lost their account: customer service (and owners) find the
 // reader and give them a new password, shown once to the operator, with a reason that the audit log keeps. Readers'
 // own find-account stays for readers: it needs what only the payer holds (the whole order number and the amount).
 

@@ -1,6 +1,6 @@
-import { and, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, ne } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import { sessions, users, visitMarks } from '../../db/schema/index.ts';
+import { handoffTokens, sessions, users, visitMarks } from '../../db/schema/index.ts';
 
 const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
 const MOBILE = /^1[0-9]{10}$/;
@@ -122,6 +122,35 @@ export function createUsersRepository(db: Database) {
         .onConflictDoNothing({ target: [visitMarks.branchId, visitMarks.visitorId] })
         .returning({ id: visitMarks.id });
       return inserted.length > 0;
+    },
+
+    /** How many hand-off links this user asked for since `since`. */
+    async handoffsSince(userId: number, since: Date) {
+      const [recent] = await db
+        .select({ n: count() })
+        .from(handoffTokens)
+        .where(and(eq(handoffTokens.userId, userId), gt(handoffTokens.createdAt, since)));
+      return recent?.n ?? 0;
+    },
+
+    async insertHandoff(row: typeof handoffTokens.$inferInsert) {
+      await db.insert(handoffTokens).values(row);
+    },
+
+    /** Spends an unused, unexpired hand-off link in one conditional update; answers its user, or undefined. */
+    async spendHandoff(tokenHash: string, now: Date) {
+      const [spent] = await db
+        .update(handoffTokens)
+        .set({ usedAt: now })
+        .where(
+          and(
+            eq(handoffTokens.tokenHash, tokenHash),
+            isNull(handoffTokens.usedAt),
+            gt(handoffTokens.expiresAt, now),
+          ),
+        )
+        .returning({ userId: handoffTokens.userId });
+      return spent;
     },
   };
 }

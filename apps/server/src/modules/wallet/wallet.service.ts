@@ -7,26 +7,15 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { pageWindow } from '../../shared/pagination.ts';
-import type { BusinessEvent } from '../metrics/index.ts';
+import type { BusinessEvent } from '../metrics/metrics.port.ts';
 import { chapterNotFound, shortOfCoins } from './wallet.errors.ts';
+import type { PaidOrder } from './wallet.port.ts';
 import type { RecordRow, WalletRepository } from './wallet.repository.ts';
 
 export interface WalletDeps {
   repo: WalletRepository;
   /** Counts a purchase (the metrics port). */
   count?: (event: BusinessEvent) => void;
-}
-
-/** A pay order the payments module has just marked paid, as far as the wallet credits it. */
-export interface PaidOrder {
-  id: number;
-  orderNo: string;
-  userId: number;
-  purpose: string;
-  /** Coins, or VIP days. */
-  itemCount: number;
-  /** Bonus coins of a coin pack. */
-  presentCount: number;
 }
 
 /**

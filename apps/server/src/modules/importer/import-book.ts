@@ -1,43 +1,19 @@
 import { createHash } from 'node:crypto';
 import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
-import { and, eq, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../../db/client.ts';
-import { books, categories, chapters, imageAssets } from '../../../db/schema/index.ts';
-import { rowsOf } from '../../../shared/rows.ts';
 import { preparePage, type StoredPage } from './import-pages.ts';
 import type { BookSource, ChapterSource, PageSource } from './import-source.ts';
+import type { ImportOptions, ImportReport } from './importer.port.ts';
 
-export interface ImportOptions {
-  /** Into this book (else the book whose title matches, else a new one). */
-  bookId?: number;
-  /** The book's title, over what the files say (ComicInfo's Series, else the folder's or archive's name). */
-  title?: string;
-  /** Chapters numbered up to this are free; later ones cost `price` (both absent: every chapter free). */
-  freeChapters?: number;
-  price?: number;
-  /** VIP readers read the book's priced chapters free. */
-  vipFree?: boolean;
-  /** Print the plan, write nothing. */
-  dryRun?: boolean;
-  /** A chapter number that exists with different pages is replaced (else refused). */
-  replace?: boolean;
-}
+export type { ImportOptions, ImportReport } from './importer.port.ts';
+
+import type { BookRow, ImporterRepository } from './importer.repository.ts';
 
 export interface ImportDeps {
-  db: Database;
+  repo: ImporterRepository;
   /** Writes an original image (the storage port's put under originals/). */
   putOriginal(path: string, bytes: Buffer): Promise<unknown>;
   /** One page read, decoded and stored: for a progress bar. */
   progress?(done: number, total: number): void;
-}
-
-export type ChapterOutcome = 'added' | 'unchanged' | 'replaced' | 'planned';
-
-export interface ImportReport {
-  bookId: number | null;
-  title: string;
-  created: boolean;
-  chapters: { number: number; title: string; pages: number; price: number; outcome: ChapterOutcome }[];
 }
 
 /** A chapter that cannot be imported as asked: the import stops there, chapters before it stay. */
@@ -51,8 +27,6 @@ const titleOf = (source: BookSource, opts: ImportOptions) =>
 const priceOf = (number: number, opts: ImportOptions) =>
   opts.price !== undefined && number > (opts.freeChapters ?? 0) ? opts.price : 0;
 
-type BookRow = typeof books.$inferSelect;
-
 /**
  * The book asked for, or the one with this title; else a new book's id, taken from the books' sequence but not yet
  * written: the book (and its category, when new) is inserted with its first chapter, in that chapter's transaction
@@ -60,26 +34,19 @@ type BookRow = typeof books.$inferSelect;
  * readers to find.
  */
 async function findBook(
-  db: Database,
+  repo: ImporterRepository,
   source: BookSource,
   opts: ImportOptions,
 ): Promise<{ book: BookRow; exists: boolean }> {
   if (opts.bookId !== undefined) {
-    const [found] = await db.select().from(books).where(eq(books.id, opts.bookId));
+    const found = await repo.bookById(opts.bookId);
     if (!found) throw new ImportRefused(`书籍 ${opts.bookId} 不存在`);
     return { book: found, exists: true };
   }
-  const [same] = await db
-    .select()
-    .from(books)
-    .where(eq(books.title, titleOf(source, opts)))
-    .limit(1);
+  const same = await repo.bookByTitle(titleOf(source, opts));
   if (same) return { book: same, exists: true };
-  const [next] = rowsOf<{ id: number }>(
-    await db.execute(sql`select nextval(pg_get_serial_sequence('books', 'id'))::int as id`),
-  );
   const book = {
-    id: Number(next?.id),
+    id: await repo.nextBookId(),
     title: titleOf(source, opts),
     author: source.author ?? '',
     abstractContent: source.summary ?? '',
@@ -89,24 +56,6 @@ async function findBook(
     horiCover: '',
   };
   return { book: book as BookRow, exists: false };
-}
-
-/** Writes the new book found by findBook (and its category when new), in its first chapter's transaction. */
-async function createBook(tx: Queryable, book: BookRow, source: BookSource, cover: string) {
-  const categoryName = source.genre ?? DEFAULT_CATEGORY;
-  await tx.insert(categories).values({ name: categoryName }).onConflictDoNothing();
-  const [category] = await tx.select().from(categories).where(eq(categories.name, categoryName));
-  await tx.insert(books).values({
-    id: book.id,
-    title: book.title,
-    author: book.author,
-    abstractContent: book.abstractContent,
-    categoryId: (category as { id: number }).id,
-    publishStatus: book.publishStatus,
-    vipFree: book.vipFree,
-    cover,
-    horiCover: cover,
-  });
 }
 
 /**
@@ -209,8 +158,8 @@ export async function importBook(
 ): Promise<ImportReport> {
   const ordered = chaptersInOrder(source);
   if (opts.dryRun) return planImport(source, opts);
-  const { db } = deps;
-  const found = await findBook(db, source, opts);
+  const { repo } = deps;
+  const found = await findBook(repo, source, opts);
   const { book } = found;
   let exists = found.exists;
   const report: ImportReport = { bookId: book.id, title: book.title, created: false, chapters: [] };
@@ -221,12 +170,7 @@ export async function importBook(
   try {
     for (const chapter of ordered) {
       const { pages, hash } = await prepareChapter(chapter, () => deps.progress?.(++done, total));
-      const [existing] = exists
-        ? await db
-            .select({ hash: chapters.contentHash })
-            .from(chapters)
-            .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)))
-        : [];
+      const existing = exists ? await repo.chapterHash(book.id, chapter.number) : undefined;
       const price = priceOf(chapter.number, opts);
       const line = { number: chapter.number, title: chapter.title, pages: pages.length, price };
       if (existing && existing.hash === hash) {
@@ -250,37 +194,16 @@ export async function importBook(
           await deps.putOriginal(cover, page.bytes);
         }
       }
-      await db.transaction(async (tx) => {
-        if (!exists) await createBook(tx, book, source, cover);
-        await tx
-          .insert(imageAssets)
-          .values(pages.map((p, i) => ({ path: paths[i] as string, width: p.width, height: p.height })))
-          .onConflictDoNothing();
+      // The new book (and its category when new) is written with its first chapter, in one transaction.
+      await repo.writeChapter({
+        newBook: exists ? undefined : { book, category: source.genre ?? DEFAULT_CATEGORY },
+        pages: pages.map((p, i) => ({ path: paths[i] as string, width: p.width, height: p.height })),
+        bookId: book.id,
+        number: chapter.number,
+        replace: existing !== undefined,
         // A chapter's thumbnail is the book's cover: a page of a priced chapter would need a grant.
-        const row = { title: chapter.title, cover, price, pics: paths, contentHash: hash };
-        if (existing) {
-          await tx
-            .update(chapters)
-            .set(row)
-            .where(and(eq(chapters.bookId, book.id), eq(chapters.number, chapter.number)));
-        } else {
-          await tx.insert(chapters).values({ ...row, bookId: book.id, number: chapter.number });
-        }
-        await tx
-          .update(books)
-          .set({
-            chapterCount: sql`(select count(*) from ${chapters} where ${chapters.bookId} = ${book.id} and ${chapters.publishAt} is null)`,
-            updatedAt: sql`now()`,
-            ...(coverBefore === cover ? {} : { cover, horiCover: cover }),
-          })
-          .where(eq(books.id, book.id));
-        // Chapters that were written without a cover (none could be had then) get the one found now.
-        if (cover && !coverBefore) {
-          await tx
-            .update(chapters)
-            .set({ cover })
-            .where(and(eq(chapters.bookId, book.id), eq(chapters.cover, '')));
-        }
+        row: { title: chapter.title, cover, price, pics: paths, contentHash: hash },
+        newCover: coverBefore === cover ? undefined : cover,
       });
       if (!exists) {
         exists = true;

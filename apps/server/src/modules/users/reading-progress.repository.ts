@@ -1,13 +1,7 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { type ReadingProgress, routes } from '@yueman/contract';
+import type { ReadingProgress } from '@yueman/contract';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import { contractRoute } from '../../shared/contract-route.ts';
-import { ok } from '../../shared/envelope.ts';
-import { notFound } from '../../shared/errors.ts';
 import { rowsOf } from '../../shared/rows.ts';
-import { requireSession, signedIn } from '../../shared/signed-in.ts';
 
 // Where each reader stopped in each book, on the account (every reader has one, visitors too), so another device
 // resumes at the same page. Last write wins by when the reader was there, not by when the write arrived: a phone
@@ -68,30 +62,4 @@ export function createProgressRepository(db: Database) {
     },
   };
 }
-
-export async function readingProgressRoutes(app: FastifyInstance, db: Database) {
-  const repo = createProgressRepository(db);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const sessionFirst = { preValidation: [requireSession] };
-
-  r.route({
-    // A reader scrolling saves every few seconds at most (the web app throttles); this bounds a script.
-    ...contractRoute(routes.saveProgress, {
-      ...sessionFirst,
-      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
-    }),
-    handler: async (req) => {
-      const { userId } = signedIn(req);
-      // A device clock ahead of ours would win every later write: never later than now.
-      const readAt = Math.min(req.body.readAt, Date.now());
-      const kept = await repo.save(userId, { ...req.body, readAt });
-      if (!kept) throw notFound('书籍不存在');
-      return ok(kept);
-    },
-  });
-
-  r.route({
-    ...contractRoute(routes.readingProgress, sessionFirst),
-    handler: async (req) => ok(await repo.list(signedIn(req).userId, req.query.bookId)),
-  });
-}
+export type ProgressRepository = ReturnType<typeof createProgressRepository>;

@@ -1,7 +1,12 @@
-import { fail, ok } from '../../../shared/envelope.ts';
-import type { SandboxProvider } from '../sandbox/sandbox.provider.ts';
-import { readFields, signatureMatches } from '../sandbox/sandbox-signing.ts';
-import type { NotificationInput, PaymentGateway, PaymentRequest, Verification } from './gateway.ts';
+import { fail, ok } from '../../shared/envelope.ts';
+import type {
+  NotificationInput,
+  PaymentGateway,
+  PaymentRequest,
+  Verification,
+} from '../payments/payments.port.ts';
+import type { SandboxProvider } from './sandbox.provider.ts';
+import { readFields, signatureMatches } from './sandbox-signing.ts';
 
 // A delivery signed longer ago than this is refused; the sandbox signs every retry afresh.
 const MAX_AGE_MS = 5 * 60_000;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
 import { XMLParser } from 'fast-xml-parser';
 import yauzl from 'yauzl';
-import { withoutInvisible } from '../../../shared/upload.ts';
+import { withoutInvisible } from '../../shared/upload.ts';
 
 /**
  * What `npm run import` reads (docs/operations.md, "Importing comics"): a `.cbz`/`.zip` for one chapter, a folder of

@@ -6,7 +6,7 @@ import {
   ImageRefused,
   inspectImage,
   MAX_PAGE_ASPECT,
-} from '../../../shared/image-limits.ts';
+} from '../../shared/image-limits.ts';
 
 /** A page as stored: its bytes, the extension of its format, and its size. */
 export interface StoredPage {

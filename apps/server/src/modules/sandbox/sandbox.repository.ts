@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.ts';
-import { sandboxPayments } from '../../../db/schema/index.ts';
-import { one, rowsOf } from '../../../shared/rows.ts';
+import type { Database } from '../../db/client.ts';
+import { sandboxPayments } from '../../db/schema/index.ts';
+import { one, rowsOf } from '../../shared/rows.ts';
 
 export type SandboxPayment = typeof sandboxPayments.$inferSelect;
 export type OwedNotification = Pick<

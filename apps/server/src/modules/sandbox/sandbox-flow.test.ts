@@ -15,7 +15,7 @@ import {
   notificationBody,
   orderByNo,
   postNotification,
-} from './payments.test-support.ts';
+} from '../payments/payments.test-support.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -67,7 +67,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     expect(await lastPaid()).toMatchObject({ result: true, data: null });
     const sent: string[] = [];
     expect(
-      await t.app.ports.payments.deliverDueNotifications(injectSend(t, (url) => sent.push(url))),
+      await t.app.ports.sandbox.deliverDueNotifications(injectSend(t, (url) => sent.push(url))),
     ).toMatchObject({
       delivered: 1,
       failed: 0,
@@ -112,13 +112,13 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
 
     // Nothing more is owed; confirming again only returns the browser.
     expect(
-      await t.app.ports.payments.deliverDueNotifications(injectSend(t), new Date(Date.now() + DAY_MS)),
+      await t.app.ports.sandbox.deliverDueNotifications(injectSend(t), new Date(Date.now() + DAY_MS)),
     ).toMatchObject({
       delivered: 0,
       failed: 0,
     });
     expect((await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` })).statusCode).toBe(302);
-    expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 0 });
+    expect(await t.app.ports.sandbox.deliverDueNotifications(injectSend(t))).toMatchObject({ delivered: 0 });
     expect(await balanceOf(t.db, reader.userId)).toBe(3300);
     expect((await eventsOf(t.db, order.id)).map((e) => [e.fromStatus, e.toStatus, e.source])).toEqual([
       [null, 'created', 'apply'],
@@ -131,7 +131,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     const first = await applyWeb(t, reader.cookie, demo.vip30, 2850);
     await t.app.inject({ method: 'POST', url: `${first.cashierPath}/confirm` });
     const before = Date.now();
-    await t.app.ports.payments.deliverDueNotifications(injectSend(t));
+    await t.app.ports.sandbox.deliverDueNotifications(injectSend(t));
     const [row] = await t.db.select({ vipEnd: users.vipEnd }).from(users).where(eq(users.id, reader.userId));
     const vipEnd = row?.vipEnd ?? new Date(0);
     expect(vipEnd.getTime()).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 5000);
@@ -165,7 +165,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     // A second order adds its days to the end of the first.
     const second = await applyWeb(t, reader.cookie, demo.vip30, 2850);
     await t.app.inject({ method: 'POST', url: `${second.cashierPath}/confirm` });
-    await t.app.ports.payments.deliverDueNotifications(injectSend(t));
+    await t.app.ports.sandbox.deliverDueNotifications(injectSend(t));
     const [later] = await t.db
       .select({ vipEnd: users.vipEnd })
       .from(users)
@@ -184,7 +184,7 @@ describeDb('paying through the sandbox gateway, over HTTP', () => {
     expect((await payment(tradeNo))?.status).toBe('cancelled');
     expect((await t.app.inject({ method: 'POST', url: `${cashierPath}/confirm` })).statusCode).toBe(409);
     expect((await t.app.inject({ url: cashierPath })).body).toContain('已取消');
-    expect(await t.app.ports.payments.deliverDueNotifications(injectSend(t))).toMatchObject({
+    expect(await t.app.ports.sandbox.deliverDueNotifications(injectSend(t))).toMatchObject({
       delivered: 0,
       failed: 0,
     });

@@ -1,20 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { backgroundLoop } from '../../../shared/background-loop.ts';
-import { orderRef } from '../order-ref.ts';
+import { backgroundLoop } from '../../shared/background-loop.ts';
+import { orderRef } from '../payments/index.ts';
+import type { NotifyResponse, NotifySend } from './sandbox.port.ts';
 import type { OwedNotification, SandboxRepository } from './sandbox.repository.ts';
 import { signedNotification } from './sandbox-signing.ts';
-
-export interface NotifyRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-export interface NotifyResponse {
-  status: number;
-  body: string;
-}
-/** Delivers one notification: over HTTP in the server, through app.inject in tests. */
-export type NotifySend = (request: NotifyRequest) => Promise<NotifyResponse>;
 
 /** After the n-th failed attempt the next one waits RETRY_DELAYS_MS[n - 1]; then hourly, until acknowledged. */
 export const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000] as const;

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
 import { manyVisitorsEnv, registerVisitor } from '../../../test/visitors.ts';
 import { payOrders, sandboxPayments } from '../../db/schema/index.ts';
-import { applyUrl, balanceOf, demo, injectSend, orderByNo } from './payments.test-support.ts';
+import { applyUrl, balanceOf, demo, injectSend, orderByNo } from '../payments/payments.test-support.ts';
 
 const FAR = '203.0.113.9';
 const WECHAT_UA =
@@ -72,7 +72,7 @@ describeDb('the sandbox gateway: which clients it pays, and what it offers insid
       const tradeNo = cashier.split('/').pop() ?? '';
       const [payment] = await t.db.select().from(sandboxPayments).where(eq(sandboxPayments.tradeNo, tradeNo));
       expect(payment?.status).toBe('shown');
-      await t.app.ports.payments.deliverDueNotifications(injectSend(t));
+      await t.app.ports.sandbox.deliverDueNotifications(injectSend(t));
       expect(await balanceOf(t.db, reader.userId)).toBe(0);
       expect((await orderByNo(t.db, payment?.orderNo ?? '')).status).toBe('created');
     });
@@ -133,7 +133,7 @@ describeDb('the sandbox gateway: which clients it pays, and what it offers insid
       const cashier = new URL(String(res.headers.location)).pathname;
       const confirm = await t.app.inject({ method: 'POST', url: `${cashier}/confirm`, remoteAddress: FAR });
       expect(confirm.statusCode).toBe(302);
-      await t.app.ports.payments.deliverDueNotifications(injectSend(t));
+      await t.app.ports.sandbox.deliverDueNotifications(injectSend(t));
       expect(await balanceOf(t.db, reader.userId)).toBe(3300);
     });
   });

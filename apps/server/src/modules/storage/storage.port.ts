@@ -29,6 +29,12 @@ export interface StoragePort {
   ready(): Promise<void>;
 }
 
+/** The storage port, and the one way to add an original image (imports, uploaded covers and ads). */
+export interface StorageModulePort extends StoragePort {
+  /** Stores `bytes` as the original of the image path `imagePath` (e.g. `covers/uploads/3/ab12.png`). */
+  putOriginal(imagePath: string, bytes: Buffer): Promise<StoredInfo>;
+}
+
 /** The two kinds of object, each under its prefix: the directory it maps to on disk, a key prefix in a bucket. */
 export const ORIGINALS = 'originals';
 export const VARIANTS = 'variants';

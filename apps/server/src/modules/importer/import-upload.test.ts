@@ -6,11 +6,11 @@ import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { png, zipBytes } from '../../../../test/comic-files.ts';
-import { auditedWrites, consoleOperators, uploadForm } from '../../../../test/console-kit.ts';
-import { createTestApp, type TestApp } from '../../../../test/test-app.ts';
-import { describeDb } from '../../../../test/test-database.ts';
-import { auditLog, books, categories, chapters, importJobs } from '../../../db/schema/index.ts';
+import { png, zipBytes } from '../../../test/comic-files.ts';
+import { auditedWrites, consoleOperators, uploadForm } from '../../../test/console-kit.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
+import { describeDb } from '../../../test/test-database.ts';
+import { auditLog, books, categories, chapters, importJobs } from '../../db/schema/index.ts';
 
 describeDb('importing by upload in the console', () => {
   let t: TestApp;

@@ -1,34 +1,16 @@
-import type { Database, Queryable } from '../../../db/client.ts';
-import type { AuditEntry } from '../../operators/index.ts';
-import {
-  type ImportOptions,
-  type ImportReport,
-  importBook,
-  partialReportOf,
-  planImport,
-} from './import-book.ts';
+import type { AuditEntry } from '../operators/operators.port.ts';
+import { importBook, partialReportOf, planImport } from './import-book.ts';
 import { readBookSource } from './import-source.ts';
-
-/** Who asked for an import: an operator of the console, or the command line (operatorId null, actor 'cli'). */
-export interface ImportActor {
-  operatorId: number | null;
-  actor: string;
-}
+import type { ImportActor, ImportReport, ImportRun } from './importer.port.ts';
+import type { ImporterRepository } from './importer.repository.ts';
 
 export interface ImportRunnerDeps {
-  db: Database;
+  repo: ImporterRepository;
   putOriginal(imagePath: string, bytes: Buffer): Promise<unknown>;
-  audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
+  /** Records one write in the audit log (the operators' port). */
+  audit(entry: AuditEntry): Promise<unknown>;
   /** Readers must see the new chapters: the kept answers go (a no-op for the command line on its own). */
   changed(): void;
-}
-
-export interface ImportRun {
-  /** A file or folder on this machine (an upload is first saved to one). */
-  source: string;
-  options: ImportOptions;
-  by: ImportActor;
-  progress?(done: number, total: number): void;
 }
 
 /**
@@ -44,7 +26,7 @@ export async function runImport(deps: ImportRunnerDeps, run: ImportRun): Promise
     let report: ImportReport;
     try {
       report = await importBook(
-        { db: deps.db, putOriginal: deps.putOriginal, progress: run.progress },
+        { repo: deps.repo, putOriginal: deps.putOriginal, progress: run.progress },
         read.book,
         run.options,
       );
@@ -64,7 +46,7 @@ export async function runImport(deps: ImportRunnerDeps, run: ImportRun): Promise
 async function recordImport(deps: ImportRunnerDeps, by: ImportActor, report: ImportReport) {
   const changed = report.chapters.filter((c) => c.outcome !== 'unchanged');
   if (!report.created && changed.length === 0) return;
-  await deps.audit(deps.db, {
+  await deps.audit({
     ...by,
     action: 'book.import',
     target: `book:${report.bookId}`,
