@@ -1,9 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { securityHeaders } from '../../shared/security-headers.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { cachedFreePages } from './free-pages.ts';
-import { createImageHost, type ImageHost } from './image-host.ts';
+import { createImageHost } from './image-host.ts';
 import type { ImageStorage } from './image-store.ts';
 import { createPageGrants } from './page-grant.ts';
 
@@ -16,12 +14,6 @@ export interface ImagesPort {
   grantPage(path: string): string;
   /** Answers an image URL (`{path}_{width}_0.img`); false, with nothing sent, when the URL is not one. */
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
-  /** A kept page image answered before Fastify (app.ts); false, with nothing sent, when `serve` must answer. */
-  answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
-  /** The front's answer for a kept image (front.ts), or undefined. */
-  fast: ImageHost['fast'];
-  /** A kept image for a front process (front-copies.ts), made if need be, or undefined. */
-  copyFor: ImageHost['copyFor'];
   /** An unencrypted WebP of an image for the console's previews (image-host.ts), or null. */
   preview(imagePath: string, width: number): Promise<Buffer | null>;
   /** Forgets which pages are free (a price changed): the next request without a grant asks the database. */
@@ -51,9 +43,6 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     grants,
     isFreePage: freePages,
     knownFreePage: freePages.knownFree,
-    knownFreeForMs: freePages.knownFreeForMs,
-    // The raw fast path runs before Fastify's hooks: its answers carry the protective headers themselves.
-    rawHeaders: securityHeaders({ https: config.publicOrigin.startsWith('https://') }),
     // Demo pictures are drawn only with the demo library on, and only for images the database knows.
     draw: ctx.demoDrawer?.(isKnownImage),
     log: ctx.log,
@@ -66,9 +55,6 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
   return {
     grantPage: (path) => grants.grant(path),
     serve: host.serve,
-    answerRaw: host.answerRaw,
-    fast: host.fast,
-    copyFor: host.copyFor,
     preview: host.preview,
     forgetFreePages: freePages.forget,
   };

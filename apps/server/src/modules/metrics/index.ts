@@ -6,7 +6,6 @@ import { createMetricsRepository } from './metrics.repository.ts';
 import { metricsRoutes } from './metrics.routes.ts';
 import { createReadiness } from './readiness.ts';
 
-export { KEPT_IMAGE_ROUTE } from './metrics.instruments.ts';
 export type { ReadinessReport, ReadinessState } from './readiness.ts';
 
 /** A business event another module counts where it happens (one call, no await). */
@@ -28,11 +27,6 @@ export interface MetricsPort {
   imageCache(tier: 'memory' | 'disk', outcome: 'hit' | 'miss'): void;
   /** images: one resize of a source image to WebP took `seconds`. */
   imageResized(seconds: number): void;
-  /**
-   * A raw fast path answered (before Fastify: app.ts): a plain integer increment. `route`: '(static cache)' (the
-   * default) or '(kept image)'.
-   */
-  fastPathAnswered(method: string | undefined, status: number, route?: string, count?: number): void;
 }
 
 /** How long a readiness check may take before /readyz says 'timeout'. */
@@ -84,6 +78,5 @@ export async function registerMetrics(app: FastifyInstance, ctx: ModuleContext):
     },
     imageCache: instruments.imageCache,
     imageResized: instruments.imageResized,
-    fastPathAnswered: instruments.fastPath,
   };
 }
