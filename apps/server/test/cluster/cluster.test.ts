@@ -128,7 +128,7 @@ describe('three servers behind nginx, one database through pgbouncer, one object
     const reader = await register(A.base);
     const [free] = await rows<{ pics: string[] }>(sql`
       select pics from chapters where price = 0 and array_length(pics, 1) > 0 order by id limit 1`);
-    const page = `/${free?.pics[0]}_360_0.img`;
+    const page = `/${free?.pics[0]}_500_0.img`;
     expect(await cacheStatus(page)).toEqual({ status: 200, cache: 'MISS' });
     expect(await cacheStatus(page, reader)).toEqual({ status: 200, cache: 'HIT' });
 
@@ -142,7 +142,7 @@ describe('three servers behind nginx, one database through pgbouncer, one object
     const [priced] = await rows<{ pics: string[] }>(sql`
       select c.pics from chapters c join books b on b.id = c.book_id
       where c.price > 0 and not b.vip_free and array_length(c.pics, 1) > 0 order by c.id limit 1`);
-    const refused = `/${priced?.pics[0]}_360_0.img`;
+    const refused = `/${priced?.pics[0]}_500_0.img`;
     for (let i = 0; i < 2; i++) expect(await cacheStatus(refused)).toEqual({ status: 403, cache: 'MISS' });
     // The console's calls are not cached either.
     expect((await cacheStatus('/api/admin/me')).cache).toBeNull();
