@@ -12,6 +12,6 @@ export default defineConfig({
     globalSetup: ['apps/server/test/cluster/build.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
-    hookTimeout: 240_000,
+    hookTimeout: 480_000,
   },
 });

@@ -1,8 +1,10 @@
 // The yardstick of run.mjs and page-images.mjs: nginx serving, as static files, the very bytes the server
 // answered, with the server's Content-Type, Cache-Control and Vary, so "server ÷ nginx" compares like with like.
+// And the front run.mjs measures: the shipped site (deploy/nginx/yueman.conf.template) in front of the server.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { tsImport } from 'tsx/esm/api';
 import { freePort, get, onCleanup, stopChild, waitUntil } from './bench-kit.mjs';
 
 /** The nginx binary: $NGINX, the usual places, or the PATH. Call it early: it fails fast when there is none. */
@@ -29,7 +31,24 @@ function headersOf(t) {
   ].filter(([, value]) => value);
 }
 
-function nginxConfig({ dir, port, targets }) {
+/**
+ * What both nginx of run.mjs share in their http block (the files and the shipped site), so that only the site
+ * differs between them.
+ */
+const httpCommon = (dir) => `  access_log off;
+  server_tokens off;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_timeout 65s;
+  keepalive_requests 100000;
+  client_body_temp_path ${quote(path.join(dir, 'client_body'))};
+  proxy_temp_path ${quote(path.join(dir, 'proxy'))};
+  fastcgi_temp_path ${quote(path.join(dir, 'fastcgi'))};
+  uwsgi_temp_path ${quote(path.join(dir, 'uwsgi'))};
+  scgi_temp_path ${quote(path.join(dir, 'scgi'))};`;
+
+function nginxConfig({ dir, port, targets, tls }) {
   const locations = targets
     .map((t) => {
       const headers = headersOf(t);
@@ -55,22 +74,21 @@ events {
   worker_connections 4096;
 }
 http {
-  access_log off;
-  server_tokens off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_timeout 65s;
-  keepalive_requests 100000;
+${httpCommon(dir)}
   open_file_cache max=64 inactive=60s;
   types {}
-  client_body_temp_path ${quote(path.join(dir, 'client_body'))};
-  proxy_temp_path ${quote(path.join(dir, 'proxy'))};
-  fastcgi_temp_path ${quote(path.join(dir, 'fastcgi'))};
-  uwsgi_temp_path ${quote(path.join(dir, 'uwsgi'))};
-  scgi_temp_path ${quote(path.join(dir, 'scgi'))};
   server {
     listen 127.0.0.1:${port};
+${
+  tls
+    ? `    # The same TLS as the shipped site's, on a port of its own.
+    listen 127.0.0.1:${tls.port} ssl;
+    ssl_certificate ${quote(tls.cert)};
+    ssl_certificate_key ${quote(tls.key)};
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:files_tls:10m;`
+    : ''
+}
 ${locations}
     location / {
       return 404;
@@ -86,14 +104,15 @@ ${locations}
  * cacheControl and vary }); stopped by the cleanup. It is checked to answer every target with 200 and its body,
  * byte for byte, to the target's `requestHeaders` (if any), before it is measured.
  */
-export async function startNginx(workDir, targets) {
+export async function startNginx(workDir, targets, opts = {}) {
   const bin = findNginx();
   const dir = path.join(workDir, 'nginx');
   mkdirSync(path.join(dir, 'www'), { recursive: true });
   for (const t of targets) writeFileSync(path.join(dir, 'www', `${t.name}.body`), t.body);
   const port = await freePort();
+  const tls = opts.tls ? { ...opts.tls, port: await freePort() } : undefined;
   const conf = path.join(dir, 'nginx.conf');
-  writeFileSync(conf, nginxConfig({ dir, port, targets }));
+  writeFileSync(conf, nginxConfig({ dir, port, targets, tls }));
   const logFile = path.join(dir, 'error.log');
   const test = spawnSync(bin, ['-t', '-q', '-p', dir, '-c', conf, '-e', logFile], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}${test.stdout}\n${conf}`);
@@ -120,5 +139,60 @@ export async function startNginx(workDir, targets) {
       );
     }
   }
-  return { port, origin: `http://127.0.0.1:${port}`, child, version, conf };
+  return { port, tlsPort: tls?.port, origin: `http://127.0.0.1:${port}`, child, version, conf };
+}
+
+/** The cluster test's rendering of the shipped site and its self-signed certificate (one code for both). */
+const site = () => tsImport('../apps/server/test/stack/nginx.ts', import.meta.url);
+
+/** A self-signed certificate for 127.0.0.1 in `dir`: { cert, key, pem }. */
+export async function certificate(dir) {
+  mkdirSync(dir, { recursive: true });
+  return (await site()).selfSignedCertificate(dir);
+}
+
+/**
+ * nginx with the shipped site (deploy/nginx/yueman.conf.template, rendered as the cluster test renders it) in front
+ * of the server on `serverPort`, its TLS port and plain port free ones; `ready(port)` resolves once it answers.
+ */
+export async function startFront(workDir, serverPort, tls, ready) {
+  const bin = findNginx();
+  const dir = path.join(workDir, 'front');
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const rendered = await (await site()).renderSite({
+    servers: [`127.0.0.1:${serverPort}`],
+    listen: `127.0.0.1:${port}`,
+    httpListen: `127.0.0.1:${await freePort()}`,
+    cert: tls.cert,
+    key: tls.key,
+    cacheDir: path.join(dir, 'cache'),
+  });
+  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
+  const conf = path.join(dir, 'nginx.conf');
+  writeFileSync(
+    conf,
+    `# generated by bench/nginx.mjs: the shipped site, wrapped as bench/nginx.mjs wraps the files
+${user}daemon off;
+worker_processes auto;
+pid ${quote(path.join(dir, 'nginx.pid'))};
+error_log ${quote(path.join(dir, 'error.log'))} warn;
+events {
+  worker_connections 4096;
+}
+http {
+${httpCommon(dir)}
+${rendered}
+}
+`,
+  );
+  const logFile = path.join(dir, 'error.log');
+  const test = spawnSync(bin, ['-t', '-q', '-p', dir, '-c', conf, '-e', logFile], { encoding: 'utf8' });
+  if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}${test.stdout}\n${conf}`);
+  const child = spawn(bin, ['-p', dir, '-c', conf, '-e', logFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr.on('data', (d) => process.stderr.write(`nginx (front): ${d}`));
+  onCleanup(() => stopChild(child, 'SIGTERM', 10_000));
+  await waitUntil('nginx (front)', child, logFile, 15_000, () => ready(port));
+  console.log(`nginx with the shipped site ready on https://127.0.0.1:${port} (pid ${child.pid})`);
+  return { port, child, conf };
 }

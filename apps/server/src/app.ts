@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -10,7 +9,7 @@ import { behindTransactionPooler, type Database } from './db/client.ts';
 import { registerCatalog } from './modules/catalog/index.ts';
 import { registerImages } from './modules/images/index.ts';
 import { registerImporter } from './modules/importer/index.ts';
-import { KEPT_IMAGE_ROUTE, registerMetrics } from './modules/metrics/index.ts';
+import { registerMetrics } from './modules/metrics/index.ts';
 import type { ModuleContext, Ports } from './modules/module-context.ts';
 import { registerOperators } from './modules/operators/index.ts';
 import { registerPayments } from './modules/payments/index.ts';
@@ -23,8 +22,6 @@ import { registerWeb } from './modules/web/index.ts';
 import { BackgroundJobs } from './shared/background-loop.ts';
 import { type DiskGuard, registerDiskGuard } from './shared/disk-space.ts';
 import { frameworkError, registerErrorHandler } from './shared/error-handler.ts';
-import { type FastRequest, KEEP_ALIVE_MS, type KeptCopy } from './shared/fast-path.ts';
-import { type Front, installFront } from './shared/front.ts';
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerLimits } from './shared/limiter-store.ts';
 import { MemoryAccount } from './shared/memory-account.ts';
@@ -39,19 +36,16 @@ declare module 'fastify' {
     ports: Ports;
     /** The background loops; main.ts starts them once the server listens, app.close() stops them. */
     jobs: BackgroundJobs;
-    /**
-     * A kept answer for a front process (fronts/owner.ts): a static call's, made now through the app if it is not
-     * kept yet, or an image's; undefined for anything else (the front hands such a connection over).
-     */
-    keptCopy(req: FastRequest): Promise<KeptCopy | undefined>;
-    /** Called after every change an operator makes that readers must see (main.ts tells the front processes). */
-    onCatalogueChange(listener: () => void): void;
-    /** A change readers must see was made outside a module's route (an import through the control socket). */
-    catalogueChanged(): void;
   }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/**
+ * How long a kept-alive connection may stay idle (node:http's own default, which the server keeps). A proxy in
+ * front keeps its idle upstream connections for less (deploy/nginx/yueman.conf: 4 s), so it never sends a
+ * request on a connection the server is closing.
+ */
+export const KEEP_ALIVE_MS = 5000;
 
 export interface AppDeps {
   config: Config;
@@ -97,35 +91,13 @@ export async function buildApp({
   // Three quarters of STATIC_CACHE_MB; the landing pages have the rest (modules/web).
   const answers = new StaticAnswers({
     ttlMs: staticCacheMs,
-    headers: protective,
     maxBytes: config.staticCacheBytes - Math.floor(config.staticCacheBytes / 4),
   });
   const memory = new MemoryAccount(config.memoryBoundBytes);
   memory.add('static', { bytes: () => answers.bytes(), limitBytes: answers.maxBytes });
-  let front: Front | undefined;
   const app = Fastify({
     logger,
-    serverFactory: (handler) => {
-      const server = createServer((req, res) => {
-        // On connections node:http holds (the front handed them over): kept static answers and kept page images,
-        // sent before Fastify from ready bytes (docs/decisions.md, "Static calls and images at the speed of a static
-        // file server"). Their only cost to the metrics is one integer increment; `ports` is filled before any
-        // request arrives.
-        if (answers.answerRaw(req, res)) ports.metrics.fastPathAnswered(req.method, res.statusCode);
-        else if (ports.images.answerRaw(req, res)) {
-          ports.metrics.fastPathAnswered(req.method, res.statusCode, KEPT_IMAGE_ROUTE);
-        } else handler(req, res);
-      });
-      server.keepAliveTimeout = KEEP_ALIVE_MS;
-      // Every connection is read first by the front (shared/front.ts), which answers kept static calls and kept
-      // images straight off the socket and hands node:http the connection at the first request it does not answer.
-      front = installFront(server, {
-        answer: (req) => answers.fast(req) ?? ports.images.fast(req),
-        hooks: { answered: (e) => ports.metrics.fastPathAnswered(e.method, e.status, e.route) },
-        keepAliveMs: KEEP_ALIVE_MS,
-      });
-      return server;
-    },
+    keepAliveTimeout: KEEP_ALIVE_MS,
     // A hop count as proxy-addr reads it: the socket and the next hops - 1 entries from the right are proxies.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -147,11 +119,6 @@ export async function buildApp({
   });
 
   registerErrorHandler(app);
-  // Shutdown, before the drain's grace (modules/metrics/drain.ts): the front's answers close their connections.
-  app.addHook('preClose', (done) => {
-    front?.stopKeepAlive();
-    done();
-  });
   // First of the hooks, so every answer carries them, refusals by the later hooks included.
   registerSecurityHeaders(app, protective);
   // Before anything reads a body or the database: a write on a nearly full disk is refused at once.
@@ -181,11 +148,9 @@ export async function buildApp({
   const jobs = new BackgroundJobs(db);
   if (limits.sweeper) jobs.add(limits.sweeper);
   const ports = {} as Ports;
-  const catalogueListeners: (() => void)[] = [];
   const catalogueChanged = () => {
     answers.clear();
     ports.images.forgetFreePages();
-    for (const listener of catalogueListeners) listener();
   };
   const ctx: ModuleContext = {
     config,
@@ -204,26 +169,6 @@ export async function buildApp({
   }
   app.decorate('ports', ports);
   app.decorate('jobs', jobs);
-  app.decorate('onCatalogueChange', (listener: () => void) => void catalogueListeners.push(listener));
-  app.decorate('catalogueChanged', catalogueChanged);
-  app.decorate('keptCopy', async (req: FastRequest): Promise<KeptCopy | undefined> => {
-    if (req.method !== 'GET') return undefined;
-    if (!answers.isStaticUrl(req.url)) return ports.images.copyFor(req);
-    if (!answers.lookup('GET', req.url)) {
-      // The same for every reader: made without the asking reader's cookies or address.
-      await app.inject({
-        method: 'GET',
-        url: req.url,
-        headers: { 'accept-encoding': req.acceptEncoding ?? '' },
-      });
-    }
-    return answers.copyFor(req);
-  });
-  // Shutdown: the front's idle connections close with node:http's; a busy one after its answer (Connection: close).
-  app.addHook('preClose', (done) => {
-    front?.drain();
-    done();
-  });
   // Requests in flight finish first (Fastify closes the server before onClose); a pass in progress is awaited.
   app.addHook('onClose', () => jobs.stop());
   return app;

@@ -68,7 +68,7 @@ export const configSchema = Type.Object(
     ),
     WEB_CONCURRENCY: optional(
       'every core',
-      'server processes sharing the port (node:cluster workers): with `DATABASE_URL` each a whole server; with the embedded database, which one process opens, front processes that answer kept answers and hand everything else to it; 1: one process, no workers',
+      "server processes sharing the port (node:cluster workers), each a whole server, with `DATABASE_URL` only: the embedded database is one process's, so without `DATABASE_URL` the server is one process whatever this says; 1: one process, no workers",
       { pattern: '^\\s*(?:[1-9][0-9]?)?\\s*$', expected: 'a whole number from 1 to 99' },
     ),
     DATABASE_POOLER: Type.String({

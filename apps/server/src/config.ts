@@ -30,7 +30,7 @@ export interface Config {
   databaseUrl: string | undefined;
   /** 'pgbouncer': the database is reached through a transaction-mode pooler (no named prepared statements). */
   databasePooler: 'none' | 'pgbouncer';
-  /** Server processes on the port (workers.ts): whole servers with PostgreSQL, front processes with PGlite. */
+  /** Server processes on the port (workers.ts), each a whole server: with PostgreSQL only (PGlite: one process). */
   webConcurrency: number;
   /** Where the rate limits and attempt counters live; undefined: in the database. */
   redisUrl: string | undefined;
@@ -199,8 +199,8 @@ function s3Settings(env: Env): S3Settings | undefined {
 }
 
 /**
- * WEB_CONCURRENCY: server processes on the port, unset means every core. With PostgreSQL each is a whole server; with
- * the embedded database, which one process opens, they are front processes beside the one that owns it (workers.ts).
+ * WEB_CONCURRENCY: server processes on the port, unset means every core. With PostgreSQL each is a whole server; the
+ * embedded database is one process's, so main.ts runs one server whatever this says.
  */
 function webConcurrency(raw: string | undefined): number {
   return raw?.trim() ? Number(raw.trim()) : availableParallelism();

@@ -32,19 +32,16 @@ async function main() {
   // In a primary of several workers, this also makes the generated keys in the data directory once, before any
   // worker reads them.
   const config = loadConfig();
-  if (cluster.isWorker && process.env.YUEMAN_PROCESS === 'front') {
-    const { runFront } = await import('./fronts/front-process.ts');
-    return runFront(config, log);
-  }
-  // With PostgreSQL every worker is a whole server; with the embedded database this process owns it and the workers
-  // are front processes (workers.ts).
-  const withFronts = !config.databaseUrl && config.webConcurrency > 1;
-  if (cluster.isPrimary && config.webConcurrency > 1 && !withFronts) {
+  // With PostgreSQL every worker is a whole server. The embedded database is one process's: that server is the only
+  // one (docs/scaling.md says when a site outgrows it and what to put in front).
+  if (cluster.isPrimary && config.webConcurrency > 1 && config.databaseUrl) {
     // Each worker logs its own readiness; this line says the whole port is served (a test waits for it).
     return runWorkers(config.webConcurrency, log, {
       onListening: () => log.info({ workers: config.webConcurrency }, 'every server process is listening'),
     });
   }
+  if (!config.databaseUrl && Number(process.env.WEB_CONCURRENCY) > 1)
+    log.warn('WEB_CONCURRENCY is for PostgreSQL: with the embedded database this server is one process');
   // The lock guards the embedded database and the image cache, which live in the data directory.
   await createPrivateDir(config.dataDir);
   const release = config.databaseUrl ? null : await lockDataDir(config.dataDir, { waitMs: 65_000 });
@@ -128,34 +125,6 @@ async function main() {
       );
     }
   };
-
-  if (withFronts) {
-    // The public port is the front processes'. This server listens on a loopback port of its own only so that
-    // node:http tracks (times out, drains) the connections the fronts hand it; nothing is sent there.
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    app.jobs.start();
-    const { serveFronts } = await import('./fronts/owner.ts');
-    // An operator's change reaches the fronts' copies at once, as it reaches this process's kept answers.
-    app.onCatalogueChange(() => {
-      for (const worker of Object.values(cluster.workers ?? {})) {
-        if (worker?.isConnected()) worker.send({ yueman: 'forget' });
-      }
-    });
-    runWorkers(config.webConcurrency, log, {
-      env: { YUEMAN_PROCESS: 'front' },
-      serialization: 'advanced',
-      onMessage: serveFronts({
-        server: app.server,
-        copyFor: (req) => app.keptCopy(req),
-        counted: (method, status, route, count) =>
-          app.ports.metrics.fastPathAnswered(method, status, route, count),
-        log,
-      }),
-      onListening: ready,
-      onStopped: closeAll,
-    });
-    return;
-  }
 
   // Before listening: a SIGTERM that arrives as soon as the port answers still closes cleanly.
   let stopping = false;

@@ -2,31 +2,21 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 
 export interface WorkersOptions {
-  /** Added to each worker's environment (front processes: YUEMAN_PROCESS=front). */
-  env?: NodeJS.ProcessEnv;
-  /** The IPC channel's serialization: 'advanced' carries Buffers as bytes (the fronts' copies). */
-  serialization?: 'json' | 'advanced';
-
-  /** A worker's message (and handle): the front processes' channel to the owner (fronts/owner.ts). */
-  onMessage?: (worker: Worker, message: unknown, handle: unknown) => void;
   /** Once every worker has listened. */
   onListening?: () => void;
-  /** Once every worker has exited after a stop, before this process exits: the owner closes its own server here. */
-  onStopped?: () => Promise<void>;
 }
 
 /**
  * WEB_CONCURRENCY > 1: this process forks that many server processes on its port (node:cluster) and watches them.
  * With PostgreSQL each worker is a whole server, as a second machine behind a balancer would be: everything they
  * share is in the database or the store (docs/scaling.md), background jobs run once across them by their advisory
- * locks, and migrations once by theirs. With the embedded database this process owns it and runs the service, and
- * the workers are front processes (fronts/front-process.ts) that answer kept answers and hand it the rest.
+ * locks, and migrations once by theirs. The embedded database is one process's: main.ts forks no workers for it.
  *
  * - A worker that dies after it started listening is replaced (one a second at most, so a crash loop does not spin).
  * - A worker that dies before it ever listened means the server cannot start here (database unreachable, port
  *   taken): the others are stopped and this process exits 1, as a single server would.
  * - SIGTERM / SIGINT go to every worker, which drains as a single server does (main.ts); this process exits once
- *   all have (and onStopped is done), 0 when every one exited 0.
+ *   all have, 0 when every one exited 0.
  */
 export function runWorkers(count: number, log: Logger, opts: WorkersOptions = {}): void {
   let stopping: NodeJS.Signals | null = null;
@@ -36,28 +26,14 @@ export function runWorkers(count: number, log: Logger, opts: WorkersOptions = {}
 
   let listening = 0;
   const fork = () => {
-    const worker = cluster.fork(opts.env);
+    const worker = cluster.fork();
     alive.add(worker);
     worker.once('listening', () => {
       listened.add(worker);
       if (++listening === count) opts.onListening?.();
     });
-    if (opts.onMessage) {
-      const onMessage = opts.onMessage;
-      worker.on('message', (message, handle) => onMessage(worker, message, handle));
-    }
   };
-  const exit = () => {
-    const code = failed ? 1 : 0;
-    if (!opts.onStopped) return process.exit(code);
-    opts.onStopped().then(
-      () => process.exit(code),
-      (err) => {
-        log.fatal({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
+  const exit = () => process.exit(failed ? 1 : 0);
 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -87,7 +63,6 @@ export function runWorkers(count: number, log: Logger, opts: WorkersOptions = {}
     }, 1000);
   });
 
-  if (opts.serialization) cluster.setupPrimary({ serialization: opts.serialization });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   for (let i = 0; i < count; i++) fork();

@@ -1,5 +1,5 @@
-// Protective headers on every kind of answer: the app's page, API calls (through Fastify and the raw fast path
-// of static answers), images and the sandbox cashier.
+// Protective headers on every kind of answer: the app's page, API calls (made now, and kept static answers), images
+// and the sandbox cashier.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

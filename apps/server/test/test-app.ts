@@ -18,6 +18,8 @@ export async function createTestApp(
      * recreated on the same database, as a restart); by default a fresh one, closed with the app.
      */
     db?: Database;
+    /** Fastify's logger (the access log among it): off by default. */
+    logger?: Parameters<typeof buildApp>[0]['logger'];
   } = {},
 ) {
   const database = opts.db ? { db: opts.db, close: async () => undefined } : await createTestDatabase();
@@ -29,6 +31,7 @@ export async function createTestApp(
     config,
     db: database.db,
     staticCacheMs: opts.staticCacheMs ?? 0,
+    logger: opts.logger,
     demoDrawer: config.demoLibrary ? demoDrawer : undefined,
   });
   return {

@@ -40,7 +40,7 @@ export interface ModuleContext {
   demoDrawer?: (isKnownImage: (path: string) => Promise<boolean>) => DrawMissingImage;
   /**
    * After an operator's change readers must see (a book, a price): this server drops its kept static answers and what
-   * it knows of free pages, and so do its front processes; other servers follow within their 5 s (docs/scaling.md).
+   * it knows of free pages; other servers follow within their 5 s (docs/scaling.md).
    */
   catalogueChanged(): void;
   /** The free space of DATA_DIR when the embedded database lives there (shared/disk-space.ts); /readyz reports it. */

@@ -39,7 +39,7 @@ export function securityHeaders(opts: { https: boolean }): Record<string, string
   return headers;
 }
 
-/** Every answer starts with these; the raw fast path of static answers (static-answers.ts) writes them too. */
+/** Every answer starts with these: an onRequest hook, so kept static answers and kept images carry them too. */
 export function registerSecurityHeaders(app: FastifyInstance, headers: Record<string, string>) {
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);

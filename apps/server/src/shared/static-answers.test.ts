@@ -1,42 +1,34 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { StaticAnswers } from './static-answers.ts';
+import { encodedBody, etagMatches, type StaticAnswer, StaticAnswers } from './static-answers.ts';
 
-const get = (url: string, acceptEncoding?: string, ifNoneMatch?: string) => ({
-  method: 'GET',
-  url,
-  acceptEncoding,
-  ifNoneMatch,
-});
-
-describe('StaticAnswers for the front and the front processes', () => {
-  it('knows which URLs a static route answers, by its pattern, with or without a query or a trailing slash', () => {
+describe('StaticAnswers', () => {
+  it('keeps an answer with a strong ETag until it expires, per method and URL, and forgets all on clear', () => {
     const answers = new StaticAnswers({ ttlMs: 5000 });
-    answers.addRoute('/api/book/new/:page');
-    answers.addRoute('/api/book/home/index');
-    expect(answers.isStaticUrl('/api/book/new/3')).toBe(true);
-    expect(answers.isStaticUrl('/api/book/home/index?x=1')).toBe(true);
-    expect(answers.isStaticUrl('/api/book/home/index/')).toBe(true);
-    expect(answers.isStaticUrl('/api/user/info')).toBe(false);
-    expect(answers.isStaticUrl('/api/book/new/3/4')).toBe(false);
+    expect(answers.lookup('GET', '/api/book/detail/4')).toBeUndefined();
+    const kept = answers.keep('GET', '/api/book/detail/4', '{"a":1}');
+    expect(kept.etag).toMatch(/^"[\w-]+"$/);
+    expect(answers.lookup('GET', '/api/book/detail/4')).toBe(kept);
+    expect(answers.lookup('HEAD', '/api/book/detail/4')).toBeUndefined();
+    expect(etagMatches(`"x", ${kept.etag}`, kept.etag)).toBe(true);
+    expect(etagMatches('"x"', kept.etag)).toBe(false);
+    answers.clear();
+    expect(answers.lookup('GET', '/api/book/detail/4')).toBeUndefined();
   });
 
-  it('copies a kept answer with its 304, compressed as asked, good until it expires here', () => {
-    const answers = new StaticAnswers({ ttlMs: 5000, headers: { 'x-frame-options': 'DENY' } });
-    expect(answers.copyFor(get('/api/book/detail/4'))).toBeUndefined();
-    const kept = answers.keep('GET', '/api/book/detail/4', JSON.stringify({ text: 'x'.repeat(4000) }));
-    const copy = answers.copyFor(get('/api/book/detail/4', 'gzip, br', '"whatever"'));
-    expect(copy?.until).toBe(kept.expires);
-    expect(copy?.etag).toBe(kept.etag);
-    expect(copy?.weakMatch).toBe(false);
-    // The 200 whatever If-None-Match the asker had; the 304 beside it.
-    expect(copy?.ok.status).toBe(200);
-    expect(copy?.ok.headers['content-encoding']).toBe('br');
-    expect(copy?.ok.body?.equals(kept.br as Buffer)).toBe(true);
-    expect(copy?.ok.headers['x-frame-options']).toBe('DENY');
-    expect(copy?.notModified).toMatchObject({ status: 304, headers: { etag: kept.etag } });
-    expect(copy?.notModified.body).toBeUndefined();
-    // The same objects the owner's own front sends.
-    expect(copy?.ok).toBe(answers.fast(get('/api/book/detail/4', 'br')));
+  it('makes br and gzip copies once, of answers worth compressing', () => {
+    const answers = new StaticAnswers({ ttlMs: 5000 });
+    const text = JSON.stringify({ text: 'x'.repeat(4000) });
+    const kept = answers.keep('GET', '/api/book/home/index', text);
+    const br = encodedBody(kept, 'gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(brotliDecompressSync(br.body).toString()).toBe(text);
+    expect(encodedBody(kept, 'br').body).toBe(br.body);
+    const gz = encodedBody(kept, 'gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(text);
+    const small = answers.keep('GET', '/api/book/category', '{}');
+    expect(encodedBody(small, 'br').encoding).toBeUndefined();
   });
 });
 
@@ -50,8 +42,8 @@ describe('StaticAnswers bounded by bytes', () => {
       answers.keep('GET', url, payload(i));
       kept += Buffer.byteLength(payload(i));
       // Compressed copies made on the way out count too.
-      answers.fast(get(url, 'br'));
-      answers.fast(get(url, 'gzip'));
+      answers.encode('GET', url, answers.lookup('GET', url) as StaticAnswer, 'br');
+      answers.encode('GET', url, answers.lookup('GET', url) as StaticAnswer, 'gzip');
       expect(answers.bytes()).toBeLessThanOrEqual(100_000);
     }
     expect(kept).toBeGreaterThan(2 * 100_000);
@@ -65,7 +57,7 @@ describe('StaticAnswers bounded by bytes', () => {
     const answers = new StaticAnswers({ ttlMs: 60_000, maxBytes: 1_000_000 });
     const kept = answers.keep('GET', '/api/book/detail/1', JSON.stringify({ text: 'ab'.repeat(20_000) }));
     const before = answers.bytes();
-    answers.fast(get('/api/book/detail/1', 'gzip'));
+    answers.encode('GET', '/api/book/detail/1', kept, 'gzip');
     expect(answers.bytes()).toBe(before + (kept.gzip as Buffer).length);
   });
 });

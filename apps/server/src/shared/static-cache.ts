@@ -24,8 +24,9 @@ export default fp(
     const { answers } = opts;
     const fromCache = new WeakSet<FastifyReply>();
 
-    // The server's raw fast path (StaticAnswers.answerRaw) answers most hits; this one serves inject()
-    // and any server built without it.
+    // A kept answer is sent here, before routing's later hooks read a body or the database: an ordinary Fastify
+    // answer, so the protective headers (set by an earlier onRequest hook), the metrics' onResponse and the access
+    // log see it as they see every other.
     const serveKept: onRequestHookHandler = (request, reply, done) => {
       const answer = answers.lookup(request.method, request.url);
       if (!answer) return done();
@@ -81,8 +82,6 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       if (route.config?.staticCache) {
-        const methods = Array.isArray(route.method) ? route.method : [route.method];
-        if (methods.includes('GET')) answers.addRoute(route.url);
         route.compress = false;
         route.onRequest = append(route.onRequest, serveKept);
         route.onSend = append(route.onSend, keepAnswer);

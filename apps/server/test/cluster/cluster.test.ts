@@ -1,6 +1,8 @@
 // The scale-out, proved on loopback (docs/scaling.md): three servers running the build `npm start` runs, behind
-// nginx, on one PostgreSQL through pgbouncer and one S3 store. Nothing a reader does may depend on which server
+// nginx with the shipped site (deploy/nginx/yueman.conf.template: TLS, HTTP/2, its cache), on one PostgreSQL through
+// pgbouncer and one S3 store. Nothing a reader does may depend on which server
 // answers. `npm run test:cluster`; part of `npm test`.
+import { connect } from 'node:http2';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { behindTransactionPooler } from '../../src/db/client.ts';
@@ -110,6 +112,68 @@ describe('three servers behind nginx, one database through pgbouncer, one object
       expect(page.headers.get('content-type')).toBe('image/webp');
     }
     expect(await coinsOf(A.base, reader)).toBe(600 - chapter.price);
+  });
+
+  it('nginx answers a list and a page image the second time from its cache, never a personal call or a refusal', async () => {
+    const balancer = stack.balancer.base;
+    const cacheStatus = async (path: string, reader?: Reader) => {
+      const res = await call(balancer, path, reader);
+      await res.arrayBuffer();
+      return { status: res.status, cache: res.headers.get('x-cache-status') };
+    };
+    const list = '/api/book/query/all/0/2';
+    expect(await cacheStatus(list)).toEqual({ status: 200, cache: 'MISS' });
+    expect(await cacheStatus(list)).toEqual({ status: 200, cache: 'HIT' });
+
+    const reader = await register(A.base);
+    const [free] = await rows<{ pics: string[] }>(sql`
+      select pics from chapters where price = 0 and array_length(pics, 1) > 0 order by id limit 1`);
+    const page = `/${free?.pics[0]}_500_0.img`;
+    expect(await cacheStatus(page)).toEqual({ status: 200, cache: 'MISS' });
+    expect(await cacheStatus(page, reader)).toEqual({ status: 200, cache: 'HIT' });
+
+    // Personal: the reader's account, twice; never kept, never answered by the cache.
+    for (let i = 0; i < 2; i++) {
+      const info = await cacheStatus('/api/user/info', reader);
+      expect(info.status).toBe(200);
+      expect(info.cache).toBeNull();
+    }
+    // A priced page without a grant is refused (403, no-store): never kept.
+    const [priced] = await rows<{ pics: string[] }>(sql`
+      select c.pics from chapters c join books b on b.id = c.book_id
+      where c.price > 0 and not b.vip_free and array_length(c.pics, 1) > 0 order by c.id limit 1`);
+    const refused = `/${priced?.pics[0]}_500_0.img`;
+    for (let i = 0; i < 2; i++) expect(await cacheStatus(refused)).toEqual({ status: 403, cache: 'MISS' });
+    // The console's calls are not cached either.
+    expect((await cacheStatus('/api/admin/me')).cache).toBeNull();
+
+    // nginx's own log says the same: the list and the page once from a server, once from the cache.
+    const log = await stack.balancer.accessLog();
+    const lines = (uri: string) =>
+      log.filter((l) => l.endsWith(` GET ${uri}`)).map((l) => l.split(' ', 2).join(' '));
+    expect(lines(list)).toEqual(['200 MISS', '200 HIT']);
+    expect(lines(page)).toEqual(['200 MISS', '200 HIT']);
+    expect(lines('/api/user/info')).toEqual(['200 -', '200 -']);
+  });
+
+  it('nginx speaks HTTP/2 over TLS, and its plain port only redirects there', async () => {
+    const session = connect(stack.balancer.base);
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = session.request({ ':path': '/api/book/category' });
+        req.on('response', (headers) => resolve(Number(headers[':status'])));
+        req.on('error', reject);
+        req.resume();
+        req.end();
+      });
+      expect(status).toBe(200);
+      expect(session.alpnProtocol).toBe('h2');
+    } finally {
+      session.close();
+    }
+    const plain = await fetch(`${stack.balancer.httpBase}/home`, { redirect: 'manual' });
+    expect(plain.status).toBe(301);
+    expect(plain.headers.get('location')).toBe(`https://127.0.0.1/home`);
   });
 
   it('a page resized on one server is served from the store by the others', async () => {

@@ -62,7 +62,7 @@ export async function startStack(count: number, extraEnv: Record<string, string>
       ...s3.env,
       DATABASE_URL: databaseUrl,
       DATABASE_POOLER: 'pgbouncer',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${balancerPort}`,
+      PUBLIC_ORIGIN: `https://127.0.0.1:${balancerPort}`,
       TRUST_PROXY: '127.0.0.1',
       COVER_KEY: randomBytes(32).toString('hex'),
       PAGE_GRANT_KEY: randomBytes(32).toString('hex'),
@@ -87,7 +87,12 @@ export async function startStack(count: number, extraEnv: Record<string, string>
     }
     const start = async (server: ClusterServer) => {
       const port = Number(new URL(server.base).port);
-      server.process = await startServer(port, { ...env, DATA_DIR: server.dataDir }, { built: true });
+      // Three first starts at once migrate and draw the demo library: slow on a busy machine.
+      server.process = await startServer(
+        port,
+        { ...env, DATA_DIR: server.dataDir },
+        { built: true, readyMs: 240_000 },
+      );
     };
     // All at once, as a deployment starts them: they migrate and seed one database, once.
     await Promise.all(servers.map(start));

@@ -25,14 +25,11 @@ export function cachedFreePages(
   });
   // Undefined only if the fetch were aborted; a page is free only when the database says so.
   const isFree = async (path: string): Promise<boolean> => (await known.fetch(path)) ?? false;
-  /** Without waiting: true only when a fresh answer of the database said free (the raw fast path's check). */
+  /** Without waiting: true only when a fresh answer of the database said free (no promise on a kept answer). */
   const knownFree = (path: string): boolean => known.get(path) === true;
-  /** How long `knownFree` stays true for this path (0 when it is not known free). */
-  const knownFreeForMs = (path: string): number =>
-    knownFree(path) ? Math.max(0, known.getRemainingTTL(path)) : 0;
   /** Forgets what it knows: a price changed, and the database is asked again. */
   const forget = () => known.clear();
   /** The bytes it holds now (its own accounting), at most `maxBytes`. */
   const memory = { bytes: () => known.calculatedSize, limitBytes: maxBytes };
-  return Object.assign(isFree, { knownFree, knownFreeForMs, forget, memory });
+  return Object.assign(isFree, { knownFree, forget, memory });
 }

@@ -311,36 +311,3 @@ describe('priced pages', () => {
     expect((await denyAll.app.inject('/covers/t/c.png_200_0.img')).statusCode).toBe(200);
   });
 });
-
-describe('copies for front processes', () => {
-  const req = (url: string) => ({ method: 'GET', url, ifNoneMatch: undefined, acceptEncoding: undefined });
-
-  it('hands out a free page, made if need be, with the bytes the host sends, good as long as it is known free', async () => {
-    const { host, app } = build({ knownFreePage: () => true, knownFreeForMs: () => 20_000 });
-    const before = Date.now();
-    const copy = await host.copyFor(req('/pages/t/a.png_200_0.img'));
-    expect(copy?.ok.status).toBe(200);
-    expect(copy?.notModified.status).toBe(304);
-    expect(copy?.weakMatch).toBe(true);
-    const served = await app.inject('/pages/t/a.png_200_0.img');
-    expect(copy?.ok.body?.equals(served.rawPayload)).toBe(true);
-    expect(copy?.etag).toBe(served.headers.etag);
-    expect(copy?.until).toBeGreaterThanOrEqual(before + 20_000);
-    expect(copy?.until).toBeLessThanOrEqual(Date.now() + 20_000);
-  });
-
-  it('hands out a granted page only until the next second (its Cache-Control counts down), and never a refused one', async () => {
-    const { host } = build();
-    const page = 'pages/priced/p.png';
-    const granted = await host.copyFor(req(`/${grants.grant(page)}_500_0.img`));
-    expect(granted?.ok.status).toBe(200);
-    expect(granted?.until).toBeLessThanOrEqual((Math.floor(Date.now() / 1000) + 1) * 1000);
-    expect(await host.copyFor(req(`/${page}_500_0.img`))).toBeUndefined();
-    const other = createPageGrants(randomBytes(32)).grant(page);
-    expect(await host.copyFor(req(`/${other}_500_0.img`))).toBeUndefined();
-    // Covers (answered compressed by the route) and missing images are the owner's to answer.
-    expect(await host.copyFor(req('/covers/t/c.png_200_0.img'))).toBeUndefined();
-    expect(await host.copyFor(req('/pages/t/none.png_200_0.img'))).toBeUndefined();
-    expect(await host.copyFor(req('/api/book/home/index'))).toBeUndefined();
-  });
-});

@@ -1,13 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { fail } from '../../shared/envelope.ts';
-import {
-  type FastAnswer,
-  type FastRequest,
-  KEPT_IMAGE_ROUTE,
-  type KeptCopy,
-} from '../../shared/fast-path.ts';
 import type { MeasuredCache } from '../../shared/memory-account.ts';
 import { variantKey } from '../storage/index.ts';
 import { encryptCover } from './cover-crypto.ts';
@@ -47,12 +40,8 @@ export interface ImageHostOptions {
    * answers false, a page without a valid grant answers 403: access is denied unless the database says free.
    */
   isFreePage?: (path: string) => Promise<boolean>;
-  /** Without waiting: true when a page is already known free (the raw fast path; cachedFreePages.knownFree). */
+  /** Without waiting: true when a page is already known free (cachedFreePages.knownFree): no database call. */
   knownFreePage?: (path: string) => boolean;
-  /** Milliseconds that knowledge stays good (cachedFreePages.knownFreeForMs): how long a front may keep the page. */
-  knownFreeForMs?: (path: string) => number;
-  /** The headers every answer starts with (the protective headers): the raw fast path runs before Fastify's hooks. */
-  rawHeaders?: Readonly<Record<string, string>>;
   /** Bytes of answers kept in memory (default 64 MB), and the largest one kept (default 512 KB). */
   memoryBytes?: number;
   memoryItemBytes?: number;
@@ -73,20 +62,6 @@ export interface ImageHost {
   handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void>;
   /** parse + handle for a catch-all route: false when the URL is not an image URL (nothing sent). */
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
-  /**
-   * The raw fast path (app.ts, before Fastify): a GET of an image kept in memory, answered from ready bytes when who
-   * may have it is known without waiting (a valid grant, an image that is not a page, a page known free). False
-   * for anything else, with nothing sent: `serve` answers it, with the same status, headers and body.
-   */
-  answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
-  /** The front's answer (front.ts) under the same rules as answerRaw, or undefined. */
-  fast(req: FastRequest): FastAnswer | undefined;
-  /**
-   * A GET of an image a front process may send itself (front-copies.ts): what `fast` would answer once who may have
-   * it is known and it is kept, made now if need be (asking the database, resizing), or undefined (refused, a cover,
-   * too large to keep, missing: the owner answers those itself).
-   */
-  copyFor(req: FastRequest): Promise<KeptCopy | undefined>;
   /**
    * The plain WebP of an image at `width` for the operators' console (a cover unencrypted, a priced page without a
    * grant: the caller has checked the operator), or null when the path is not allowed or there is no such image.
@@ -178,7 +153,7 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
   /**
    * Who may have this image, decided before any cache is looked at: the Cache-Control of a granted page (kept no
    * longer than its grant), IMMUTABLE for open images, or null when it must be refused. What needs no database is
-   * decided by `accessKnown` (the raw fast path's check); a page without a grant then asks whether it is free.
+   * decided by `accessKnown`; a page without a grant then asks whether it is free.
    */
   async function access(parsed: ImageRequest): Promise<string | null> {
     const known = accessKnown(parsed);
@@ -227,104 +202,6 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     return opts.knownFreePage?.(path) ? IMMUTABLE : undefined;
   }
 
-  /** The header lists of a kept answer under one Cache-Control (a granted page's changes every second). */
-  function rawHeads(answer: Answer, cacheControl: string) {
-    if (answer.raw?.cacheControl !== cacheControl) {
-      const common = { ...opts.rawHeaders, ...answer.headers, 'cache-control': cacheControl };
-      answer.raw = {
-        cacheControl,
-        ok: Object.entries({ ...common, 'content-length': String(answer.body?.length ?? 0) }).flat(),
-        notModified: Object.entries({
-          ...opts.rawHeaders,
-          etag: answer.etag,
-          'cache-control': cacheControl,
-        }).flat(),
-      };
-    }
-    return answer.raw;
-  }
-
-  function answerRaw(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || req.url === undefined) return false;
-    const parsed = parse(req.url);
-    // Covers are left to `serve`: their text body is compressed there (@fastify/compress), the same bytes each time.
-    if (parsed === null || 'error' in parsed || isCoverPath(parsed.path)) return false;
-    const cacheControl = accessKnown(parsed);
-    // Refused (null) or not known yet (undefined): `serve` answers, after asking the database if it must.
-    if (!cacheControl) return false;
-    const kept = memo.get(`${parsed.width}/${parsed.path}`);
-    // Not in memory, or too large to keep there (it streams from the store): `serve` answers.
-    if (!kept?.body) return false;
-    metrics?.cache('memory', 'hit');
-    const heads = rawHeads(kept, cacheControl);
-    if (notModified(req.headers['if-none-match'], kept.etag)) res.writeHead(304, heads.notModified).end();
-    else res.writeHead(200, heads.ok).end(kept.body);
-    return true;
-  }
-
-  const fastAnswers = new WeakMap<
-    Answer,
-    { cacheControl: string; ok: FastAnswer; notModified: FastAnswer }
-  >();
-  function fast(req: FastRequest): FastAnswer | undefined {
-    if (req.method !== 'GET') return undefined;
-    const parsed = parse(req.url);
-    if (parsed === null || 'error' in parsed || isCoverPath(parsed.path)) return undefined;
-    const cacheControl = accessKnown(parsed);
-    if (!cacheControl) return undefined;
-    const kept = memo.get(`${parsed.width}/${parsed.path}`);
-    if (!kept?.body) return undefined;
-    metrics?.cache('memory', 'hit');
-    let made = fastAnswers.get(kept);
-    if (made?.cacheControl !== cacheControl) {
-      made = {
-        cacheControl,
-        ok: {
-          status: 200,
-          route: KEPT_IMAGE_ROUTE,
-          body: kept.body,
-          headers: {
-            ...opts.rawHeaders,
-            ...kept.headers,
-            'cache-control': cacheControl,
-            'content-length': String(kept.body.length),
-          },
-        },
-        notModified: {
-          status: 304,
-          route: KEPT_IMAGE_ROUTE,
-          headers: { ...opts.rawHeaders, etag: kept.etag, 'cache-control': cacheControl },
-        },
-      };
-      fastAnswers.set(kept, made);
-    }
-    return notModified(req.ifNoneMatch, kept.etag) ? made.notModified : made.ok;
-  }
-
-  /** Open images (not pages) may be kept by a front this long: who may have them never changes. */
-  const OPEN_COPY_MS = 60_000;
-
-  async function copyFor(req: FastRequest): Promise<KeptCopy | undefined> {
-    const parsed = parse(req.url);
-    if (parsed === null || 'error' in parsed || isCoverPath(parsed.path)) return undefined;
-    if ((await access(parsed)) === null) return undefined;
-    const key = `${parsed.width}/${parsed.path}`;
-    if (!memo.get(key)?.body && !(await answerFor(key, parsed))?.body) return undefined;
-    const get = { ...req, method: 'GET', ifNoneMatch: undefined };
-    const ok = fast(get);
-    if (!ok) return undefined;
-    const etag = ok.headers.etag as string;
-    const notModified = fast({ ...get, ifNoneMatch: etag }) as FastAnswer;
-    const now = Date.now();
-    // A granted page's Cache-Control counts down every second; a free page is known free for a while.
-    const until = parsed.grant
-      ? Math.min(parsed.grant.expiry * 1000, (Math.floor(now / 1000) + 1) * 1000)
-      : isPagePath(parsed.path)
-        ? now + (opts.knownFreeForMs?.(parsed.path) ?? 0)
-        : now + OPEN_COPY_MS;
-    return { ok, notModified, etag, weakMatch: true, until };
-  }
-
   async function handle(request: FastifyRequest, reply: FastifyReply, parsed: ImageRequest): Promise<void> {
     await respond(request, reply, parsed);
   }
@@ -363,5 +240,5 @@ export function createImageHost(opts: ImageHostOptions): ImageHost {
     images: { bytes: memo.bytes, limitBytes: Math.max(0, memoryBytes) },
     image_urls: { bytes: () => parsedUrls.calculatedSize, limitBytes: URL_MEMO_BYTES },
   };
-  return { parse, handle, serve, answerRaw, fast, copyFor, preview, stats: store.stats, memory };
+  return { parse, handle, serve, preview, stats: store.stats, memory };
 }

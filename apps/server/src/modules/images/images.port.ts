@@ -1,6 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FastAnswer, FastRequest, KeptCopy } from '../../shared/fast-path.ts';
 
 /** Makes a source picture for an image path that has no file (the demo drawer), or null when it has none. */
 export type DrawMissingImage = (path: string) => Promise<Buffer | null>;
@@ -11,12 +9,6 @@ export interface ImagesPort {
   grantPage(path: string): string;
   /** Answers an image URL (`{path}_{width}_0.img`); false, with nothing sent, when the URL is not one. */
   serve(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
-  /** A kept page image answered before Fastify (app.ts); false, with nothing sent, when `serve` must answer. */
-  answerRaw(req: IncomingMessage, res: ServerResponse): boolean;
-  /** The front's answer for a kept image (front.ts), or undefined. */
-  fast(req: FastRequest): FastAnswer | undefined;
-  /** A kept image for a front process (front-copies.ts), made if need be, or undefined. */
-  copyFor(req: FastRequest): Promise<KeptCopy | undefined>;
   /** An unencrypted WebP of an image for the console's previews (image-host.ts), or null. */
   preview(imagePath: string, width: number): Promise<Buffer | null>;
   /** Forgets which pages are free (a price changed): the next request without a grant asks the database. */

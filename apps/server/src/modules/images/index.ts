@@ -32,9 +32,6 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
     grants,
     isFreePage: freePages,
     knownFreePage: freePages.knownFree,
-    knownFreeForMs: freePages.knownFreeForMs,
-    // The raw fast path runs before Fastify's hooks: its answers carry the protective headers themselves.
-    rawHeaders: securityHeaders({ https: config.publicOrigin.startsWith('https://') }),
     // Demo pictures are drawn only with the demo library on, and only for images the database knows.
     draw: ctx.demoDrawer?.(isKnownImage),
     log: ctx.log,
@@ -51,9 +48,6 @@ export async function registerImages(_app: FastifyInstance, ctx: ModuleContext):
   return {
     grantPage: (path) => grants.grant(path),
     serve: host.serve,
-    answerRaw: host.answerRaw,
-    fast: host.fast,
-    copyFor: host.copyFor,
     preview: host.preview,
     forgetFreePages: freePages.forget,
   };

@@ -6,8 +6,6 @@ export interface Answer {
   etag: string;
   body?: Buffer;
   storeKey: string;
-  /** The raw fast path's header lists for the last Cache-Control it sent (image-host.ts rawHeads). */
-  raw?: { cacheControl: string; ok: string[]; notModified: string[] };
 }
 
 export interface AnswerCache {

@@ -6,7 +6,7 @@ import type { Readiness } from './readiness.ts';
 const PENDING = Symbol('yueman.pendingRequests');
 type Counted = { [PENDING]?: number };
 
-/** During the drain the raw static fast path's answers close their connection too (they are idempotent GETs). */
+/** During the drain every answer closes its connection, those node:http sends before Fastify's hooks included. */
 const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse) => res.setHeader('connection', 'close');
 
 /**

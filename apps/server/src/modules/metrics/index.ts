@@ -8,7 +8,6 @@ import { createMetricsRepository } from './metrics.repository.ts';
 import { metricsRoutes } from './metrics.routes.ts';
 import { createReadiness } from './readiness.ts';
 
-export { KEPT_IMAGE_ROUTE } from './metrics.instruments.ts';
 export type { BusinessEvent, MetricsPort } from './metrics.port.ts';
 export type { ReadinessReport, ReadinessState } from './readiness.ts';
 
@@ -66,6 +65,5 @@ export async function registerMetrics(app: FastifyInstance, ctx: ModuleContext):
     },
     imageCache: instruments.imageCache,
     imageResized: instruments.imageResized,
-    fastPathAnswered: instruments.fastPath,
   };
 }

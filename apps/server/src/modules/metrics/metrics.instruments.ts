@@ -7,14 +7,9 @@ import type { MemoryAccount } from '../../shared/memory-account.ts';
  * watch the process itself (CPU, memory, event loop lag, GC) and must be set up once per process.
  *
  * Counting must stay cheap: a request through Fastify costs one counter increment and one histogram
- * observation (about a microsecond); the raw static fast path (app.ts, StaticAnswers.answerRaw) costs one plain
- * integer increment, added to the request counter when Prometheus scrapes.
+ * observation (about a microsecond), kept static answers and kept images included (they are Fastify answers too).
  */
 
-/** The route label of answers the raw static fast path sends before Fastify routes the request. */
-export const FAST_PATH_ROUTE = '(static cache)';
-/** The route label of kept images answered by the image host's raw fast path (defined beside the fast paths). */
-export { KEPT_IMAGE_ROUTE } from '../../shared/fast-path.ts';
 /** The route label of requests no route matched (404s). */
 export const UNMATCHED_ROUTE = '(unmatched)';
 
@@ -27,15 +22,6 @@ export interface PoolStats {
   idle: number;
   waiting: number;
   max: number;
-}
-
-const FAST_STATUSES = ['200', '304', 'other'] as const;
-type FastStatusCounts = Record<(typeof FAST_STATUSES)[number], number>;
-interface FastPathCounts {
-  method: string;
-  route: string;
-  counts: FastStatusCounts;
-  reported: FastStatusCounts;
 }
 
 let processRegistry: client.Registry | undefined;
@@ -62,26 +48,11 @@ export function createInstruments(opts: {
   const registers = [registry];
   const perProcess = processMetrics();
 
-  // Answers of the raw fast path per method and status (200, 304, other): plain integers on the hot path; the
-  // request counter takes what grew since the last scrape.
-  const fastPath = new Map<string, FastPathCounts>();
-
   const requests: client.Counter<HttpLabel> = new client.Counter({
     name: 'yueman_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status (route "(static cache)": the raw static fast path)',
+    help: 'HTTP requests answered, by method, route pattern and status',
     labelNames: HTTP_LABELS,
     registers,
-    collect() {
-      for (const row of fastPath.values()) {
-        const { method, route } = row;
-        for (const status of FAST_STATUSES) {
-          const grown = row.counts[status] - row.reported[status];
-          if (grown === 0) continue;
-          row.reported[status] = row.counts[status];
-          requests.inc({ method, route, status_code: status }, grown);
-        }
-      }
-    },
   });
   const duration = new client.Histogram({
     name: 'yueman_http_request_duration_seconds',
@@ -219,20 +190,6 @@ export function createInstruments(opts: {
       const labels = { method, route: route ?? UNMATCHED_ROUTE, status_code: status };
       requests.inc(labels);
       duration.observe(labels, seconds);
-    },
-
-    /** `count` answers of a fast path (a front process reports its own in batches): an integer addition. */
-    fastPath(method = '', status: number, route = FAST_PATH_ROUTE, count = 1) {
-      const key = `${route} ${method}`;
-      let row = fastPath.get(key);
-      if (!row) {
-        // Bounded: two routes, and only methods whose answers a fast path kept reach here.
-        row = { method, route, counts: { 200: 0, 304: 0, other: 0 }, reported: { 200: 0, 304: 0, other: 0 } };
-        fastPath.set(key, row);
-      }
-      if (status === 200) row.counts[200] += count;
-      else if (status === 304) row.counts[304] += count;
-      else row.counts.other += count;
     },
 
     orderCreated(purpose: string) {

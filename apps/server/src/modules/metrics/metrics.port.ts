@@ -17,9 +17,4 @@ export interface MetricsPort {
   imageCache(tier: 'memory' | 'disk', outcome: 'hit' | 'miss'): void;
   /** images: one resize of a source image to WebP took `seconds`. */
   imageResized(seconds: number): void;
-  /**
-   * A raw fast path answered (before Fastify: app.ts): a plain integer increment. `route`: '(static cache)' (the
-   * default) or '(kept image)'.
-   */
-  fastPathAnswered(method: string | undefined, status: number, route?: string, count?: number): void;
 }

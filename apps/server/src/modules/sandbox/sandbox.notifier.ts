@@ -30,8 +30,8 @@ const LOOPBACK_HOST = /^(?:localhost|127(?:\.[0-9]{1,3}){3}|\[::1\])$/i;
 
 /**
  * Where an owed notification goes now. Its address was fixed when the order was made; by default that is the
- * address of the server process that made it, on loopback, and with the embedded database and front processes that
- * process listens on a port chosen at random at each start (fronts/). An address on this machine's loopback is
+ * address of the server process that made it, on loopback, and a restart may listen on another port (PORT changed,
+ * or 0 in tests). An address on this machine's loopback is
  * therefore read as "our own server": it is sent to the server that runs now (`ownBase`, its address as it listens
  * now), same path. Any other address (PAY_NOTIFY_BASE, `keep`) is sent to as stored.
  */

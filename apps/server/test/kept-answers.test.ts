@@ -1,9 +1,10 @@
-// The raw fast paths (app.ts): kept static answers and kept page images sent before Fastify. Through a listening
-// server, since inject() never reaches them: the second answer (raw) must equal the first (Fastify) in status,
-// headers and bytes, and the raw image path must never hand out what the paywall refuses.
+// Kept static answers and kept page images, through a listening server: the second answer (from what is kept in
+// memory) must equal the first (made then) in status, headers and bytes, protective headers included; each is an
+// ordinary Fastify answer, so each is in the access log; and a kept page is never handed out where the paywall refuses.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { books, chapters } from '../src/db/schema/index.ts';
+import { loggerOptions } from '../src/shared/logging.ts';
 import { createTestApp, sessionCookie, type TestApp } from './test-app.ts';
 import { describeDb } from './test-database.ts';
 
@@ -12,13 +13,32 @@ const PER_ANSWER = new Set(['date', 'connection', 'keep-alive']);
 const headersOf = (res: Response) =>
   Object.fromEntries([...res.headers.entries()].filter(([name]) => !PER_ANSWER.has(name)));
 
-describeDb('answers sent before Fastify', () => {
+/** The access log's lines: each request's url (its "incoming request" line) and status (its "request completed"). */
+function accessLog() {
+  const lines: { reqId?: string; msg?: string; req?: { url?: string }; res?: { statusCode?: number } }[] = [];
+  const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+  /** The statuses answered to `url`, in order. */
+  const answered = (url: string) => {
+    const ids = lines.filter((l) => l.msg === 'incoming request' && l.req?.url === url).map((l) => l.reqId);
+    return lines
+      .filter((l) => l.msg === 'request completed' && ids.includes(l.reqId))
+      .map((l) => l.res?.statusCode);
+  };
+  return { logger: { ...loggerOptions('info'), stream }, answered };
+}
+
+describeDb('kept answers', () => {
   let t: TestApp;
   let base: string;
+  const log = accessLog();
   const get = (url: string, headers: Record<string, string> = {}) => fetch(`${base}${url}`, { headers });
 
   beforeAll(async () => {
-    t = await createTestApp({ staticCacheMs: 60_000, env: { REGISTER_PER_HOUR: '1000' } });
+    t = await createTestApp({
+      staticCacheMs: 60_000,
+      env: { REGISTER_PER_HOUR: '1000' },
+      logger: log.logger,
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   });
@@ -40,7 +60,16 @@ describeDb('answers sent before Fastify', () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(headersOf(second)).toEqual(headersOf(first));
+    expect(second.headers.get('content-encoding')).toBe('br');
+    expect(second.headers.get('x-content-type-options')).toBe('nosniff');
     expect(secondBody.equals(firstBody)).toBe(true);
+    const revalidated = await get('/api/book/detail/6', {
+      'if-none-match': second.headers.get('etag') ?? '',
+    });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('x-content-type-options')).toBe('nosniff');
+    // Every one of them in the access log, the kept ones as the first.
+    expect(log.answered('/api/book/detail/6')).toEqual([200, 200, 304]);
   });
 
   it('sends a kept free page with the same status, headers and bytes, and 304 to its ETag', async () => {
@@ -54,6 +83,7 @@ describeDb('answers sent before Fastify', () => {
     const revalidated = await get(url, { 'if-none-match': etag });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get('cache-control')).toBe(first.headers.get('cache-control'));
+    expect(log.answered(url)).toEqual([200, 200, 304]);
   });
 
   it('never sends a kept priced page without a valid grant for that very page', async () => {
