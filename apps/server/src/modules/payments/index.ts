@@ -7,7 +7,7 @@ import { GatewayRegistry } from './gateways/gateway.ts';
 import { createSandboxGateway } from './gateways/sandbox.gateway.ts';
 import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
 import { isLoopbackClient } from './order-rules.ts';
-import { ordersConsoleRoutes } from './orders-console.routes.ts';
+import { ordersConsoleRoutes } from './orders.console.routes.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
 import { expireStaleOrders, type PaymentsDeps } from './payments.service.ts';

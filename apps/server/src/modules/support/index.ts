@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
-import { supportConsoleRoutes } from './support.console.ts';
+import { supportConsoleRoutes } from './support.console.routes.ts';
 import { createSupportRepository } from './support.repository.ts';
 import { supportRoutes } from './support.routes.ts';
 

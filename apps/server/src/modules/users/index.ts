@@ -5,7 +5,7 @@ import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
 import { handoffRoutes } from './handoff.ts';
 import identity from './identity.plugin.ts';
-import { readerConsoleRoutes } from './reader-console.ts';
+import { readerConsoleRoutes } from './readers.console.routes.ts';
 import { readingProgressRoutes } from './reading-progress.ts';
 import { createSessionSweeper } from './session-sweeper.ts';
 import { createUsersRepository } from './users.repository.ts';

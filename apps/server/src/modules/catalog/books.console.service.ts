@@ -8,7 +8,7 @@ import {
   chapterNotFound,
   nothingToChange,
 } from './catalog.errors.ts';
-import type { BookRow, ConsoleRepository } from './console.repository.ts';
+import type { BookRow, ConsoleRepository } from './books.console.repository.ts';
 import { recountChapters } from './scheduled-chapters.ts';
 
 /** Who makes a change, as the audit log records it. */

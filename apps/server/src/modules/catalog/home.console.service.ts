@@ -3,7 +3,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { books, hotWords, showcaseEntries } from '../../db/schema/index.ts';
 import { badRequest } from '../../shared/errors.ts';
-import type { ConsoleDeps, Editor } from './console.service.ts';
+import type { ConsoleDeps, Editor } from './books.console.service.ts';
 
 /** The home page's sections (the spec's showcase types), in the order the console shows them. */
 export const SHOWCASE_TYPES = ShowcaseType.anyOf.map((t) => t.const) as ShowcaseType[];

@@ -1,7 +1,7 @@
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
 import type { PaymentGateway } from './gateways/gateway.ts';
-import type { OrderFilter, OrdersConsoleRepository } from './orders-console.repository.ts';
+import type { OrderFilter, OrdersConsoleRepository } from './orders.console.repository.ts';
 import { orderNotFound } from './payments.errors.ts';
 import { refundView } from './refunds.service.ts';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
-import { type HomeConsole, MAX_HOT_WORDS, MAX_SECTION_BOOKS } from './home-console.ts';
+import { type HomeConsole, MAX_HOT_WORDS, MAX_SECTION_BOOKS } from './home.console.service.ts';
 
 const tags = ['admin'];
 

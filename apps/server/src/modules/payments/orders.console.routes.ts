@@ -6,7 +6,7 @@ import type { Database } from '../../db/client.ts';
 import { ok } from '../../shared/envelope.ts';
 import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
 import { ORDER_READERS, operatorOfRequest, REFUNDERS, REVENUE_READERS } from '../operators/index.ts';
-import { createOrdersConsoleRepository } from './orders-console.repository.ts';
+import { createOrdersConsoleRepository } from './orders.console.repository.ts';
 import {
   listOrders,
   maskedEverywhere,
@@ -14,7 +14,7 @@ import {
   type OrdersConsoleDeps,
   orderStory,
   revenue,
-} from './orders-console.service.ts';
+} from './orders.console.service.ts';
 
 const tags = ['admin'];
 

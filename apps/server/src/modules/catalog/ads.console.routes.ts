@@ -6,7 +6,7 @@ import { ok } from '../../shared/envelope.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { receiveImage } from '../../shared/upload.ts';
 import { ANY_ROLE, type AuditEntry, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
-import { type AdFields, createAdsConsole, JUMP_TYPES, MAX_ADS } from './ads-console.ts';
+import { type AdFields, createAdsConsole, JUMP_TYPES, MAX_ADS } from './ads.console.service.ts';
 import { IMAGE_UPLOAD_BYTES, readUploadedImage } from './uploaded-image.ts';
 
 const tags = ['admin'];

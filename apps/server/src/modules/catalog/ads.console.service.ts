@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { ads, books, imageAssets } from '../../db/schema/index.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { adNotFound } from './catalog.errors.ts';
-import type { ConsoleDeps, Editor } from './console.service.ts';
+import type { ConsoleDeps, Editor } from './books.console.service.ts';
 import type { UploadedImage } from './uploaded-image.ts';
 
 /** The spec's four jumps of a carousel ad: a link here (-1) or in a new window (-2), a book (2), the recharge centre (3). */

@@ -10,10 +10,10 @@ import { notFound } from '../../shared/errors.ts';
 import { receiveImage } from '../../shared/upload.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
-import { adsConsoleRoutes } from './ads-console.routes.ts';
+import { adsConsoleRoutes } from './ads.console.routes.ts';
 import { bookNotFound } from './catalog.errors.ts';
-import { createConsoleRepository } from './console.repository.ts';
-import { bookView } from './console.service.ts';
+import { createConsoleRepository } from './books.console.repository.ts';
+import { bookView } from './books.console.service.ts';
 import { IMAGE_UPLOAD_BYTES, readUploadedImage } from './uploaded-image.ts';
 
 const tags = ['admin'];

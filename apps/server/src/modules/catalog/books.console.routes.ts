@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import { ok } from '../../shared/envelope.ts';
 import { consolePageQuery, consoleWindow } from '../../shared/pagination.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
-import type { ConsoleRepository } from './console.repository.ts';
-import * as catalogue from './console.service.ts';
+import type { ConsoleRepository } from './books.console.repository.ts';
+import * as catalogue from './books.console.service.ts';
 
 const tags = ['admin'];
 const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
