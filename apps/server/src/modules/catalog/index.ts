@@ -4,20 +4,20 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { ModuleContext } from '../module-context.ts';
 import type { AuditEntry } from '../operators/index.ts';
+import { createConsoleRepository } from './books.console.repository.ts';
+import { booksConsoleRoutes } from './books.console.routes.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 import { type CatalogDeps, freeChapter } from './catalog.service.ts';
-import { createConsoleRepository } from './books.console.repository.ts';
-import { consoleRoutes } from './books.console.routes.ts';
-import { consoleUploads } from './uploads.console.routes.ts';
+import { createHomeConsoleRepository } from './home.console.repository.ts';
 import { homeConsoleRoutes } from './home.console.routes.ts';
-import { createHomeConsole } from './home.console.service.ts';
 import { describeImportFailure, importRoutes } from './import/import.routes.ts';
 import { createImportJobs, createImportWorker, uploadPlace } from './import/import-jobs.ts';
 import type { ImportOptions, ImportReport, ImportRun } from './import/index.ts';
 import { runImport } from './import/index.ts';
 import { createScheduledChapters } from './scheduled-chapters.ts';
 import { createSearchBuckets } from './search-buckets.ts';
+import { consoleUploads } from './uploads.console.routes.ts';
 
 // The importer (npm run import, the control socket): read by the command line and main.ts.
 export * as importer from './import/index.ts';
@@ -47,14 +47,14 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     audit: (q: Queryable, entry: AuditEntry) => ctx.ports.operators.audit(q, entry),
     changed: () => ctx.catalogueChanged(),
   };
-  await consoleRoutes(app, { repo: createConsoleRepository(ctx.db), ...audited });
+  await booksConsoleRoutes(app, { repo: createConsoleRepository(ctx.db), ...audited });
   const scheduled = createScheduledChapters(ctx.db, {
     changed: audited.changed,
     log: ctx.log.child({ job: 'scheduled-chapters' }),
   });
   ctx.jobs.add(scheduled.loop);
   ctx.jobs.add(createSearchBuckets(ctx.db, { log: ctx.log.child({ job: 'search-buckets' }) }).loop);
-  await homeConsoleRoutes(app, createHomeConsole(ctx.db, audited));
+  await homeConsoleRoutes(app, { repo: createHomeConsoleRepository(ctx.db), ...audited });
   const runner = {
     db: ctx.db,
     putOriginal: (imagePath: string, bytes: Buffer) => ctx.ports.storage.putOriginal(imagePath, bytes),

@@ -118,8 +118,12 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
 
   await paymentsRoutes(app, deps);
   if (wechatPay) await wechatJsapiRoutes(app, deps, wechatPay);
-  await refundsRoutes(app, { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
-  await ordersConsoleRoutes(app, { db: ctx.db, gateways: deps.gateways });
+  await refundsRoutes(app, deps);
+  await ordersConsoleRoutes(app, {
+    db: ctx.db,
+    gateways: deps.gateways,
+    refunds: { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) },
+  });
   ctx.log.info(
     { sandboxPay: config.sandboxPay, sandboxClients: config.sandboxPayAnyClient ? 'any' : 'this machine' },
     !config.sandboxPay
