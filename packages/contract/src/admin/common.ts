@@ -34,5 +34,7 @@ export const ConsolePage = <T extends TSchema>(row: T) =>
 
 /** A file in a multipart form. */
 export const Binary = Type.Unsafe<Blob>({ type: 'string', format: 'binary' });
+/** A text field of a multipart form: sent as text (null as empty), read and checked by the server. */
+export const FormText = Type.Unsafe<string | number | boolean | null>({ type: 'string' });
 /** The bytes of an answer that is not an envelope (an image). */
 export const Bytes = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary' });

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ShowcaseType } from '../catalog.ts';
-import { AdminId, adminRoute, Binary, IdParams, Instant, Nullable } from './common.ts';
+import { AdminId, adminRoute, Binary, FormText, IdParams, Instant, Nullable } from './common.ts';
 
 export const MAX_SECTION_BOOKS = 100;
 export const MAX_HOT_WORDS = 30;
@@ -50,12 +50,12 @@ export const AdBody = Type.Object(
 /** The add form: the picture and an ad's fields as text (the server checks them by the same rules as AdBody). */
 export const AdForm = Type.Object({
   image: Binary,
-  jumpType: Type.String(),
-  bizId: Type.Optional(Type.String()),
-  url: Type.Optional(Type.String()),
-  active: Type.Optional(Type.String()),
-  startsAt: Type.Optional(Type.String()),
-  endsAt: Type.Optional(Type.String()),
+  jumpType: FormText,
+  bizId: Type.Optional(FormText),
+  url: Type.Optional(FormText),
+  active: Type.Optional(FormText),
+  startsAt: Type.Optional(FormText),
+  endsAt: Type.Optional(FormText),
 });
 
 const Ads = Type.Object({ ads: Type.Array(Ad) });

@@ -1,6 +1,14 @@
 import { type Static, Type } from 'typebox';
-import { BOOK_TEXT_LIMITS } from '../rules.ts';
-import { adminRoute, Binary, ConsolePage, ConsolePageQuery, IdParams, Instant, Nullable } from './common.ts';
+import {
+  adminRoute,
+  Binary,
+  ConsolePage,
+  ConsolePageQuery,
+  FormText,
+  IdParams,
+  Instant,
+  Nullable,
+} from './common.ts';
 
 export const IMPORT_OUTCOMES = ['added', 'unchanged', 'replaced', 'planned'] as const;
 export type ImportOutcome = (typeof IMPORT_OUTCOMES)[number];
@@ -44,13 +52,13 @@ export type ImportJob = Static<typeof ImportJob>;
 /** The upload form's fields (the command line's flags); the server reads and checks them itself. */
 export const ImportForm = Type.Object({
   file: Binary,
-  title: Type.Optional(Type.String({ maxLength: BOOK_TEXT_LIMITS.title })),
-  bookId: Type.Optional(Type.String()),
-  freeChapters: Type.Optional(Type.String()),
-  price: Type.Optional(Type.String()),
-  vipFree: Type.Optional(Type.String()),
-  replace: Type.Optional(Type.String()),
-  dryRun: Type.Optional(Type.String()),
+  title: Type.Optional(FormText),
+  bookId: Type.Optional(FormText),
+  freeChapters: Type.Optional(FormText),
+  price: Type.Optional(FormText),
+  vipFree: Type.Optional(FormText),
+  replace: Type.Optional(FormText),
+  dryRun: Type.Optional(FormText),
 });
 
 export const importsRoutes = {
