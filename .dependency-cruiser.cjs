@@ -73,6 +73,22 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'console-queries-in-repositories',
+      comment:
+        "A console route or service reaches the database through its repository: only *.console.repository.ts imports drizzle or the schema (docs/ARCHITECTURE.md, 'Console code').",
+      severity: 'error',
+      from: { path: '^apps/server/src/modules/.+[.]console[.](routes|service)[.]ts$' },
+      to: { path: ['(^|/)node_modules/drizzle-orm/', '^apps/server/src/db/schema/'] },
+    },
+    {
+      name: 'console-calls-through-the-contract',
+      comment:
+        "The console's screens call the server through api.ts, typed from the contract's adminRoutes; they never fetch by hand.",
+      severity: 'error',
+      from: { path: '^apps/admin/src/', pathNot: '^apps/admin/src/api[.]ts$' },
+      to: { path: '(^|/)packages/contract/src/client[.]ts$' },
+    },
+    {
       name: 'no-seed-in-production',
       comment:
         'The demo library is handed in by main.ts only when it is on; the app and its modules never import seed/.',

@@ -1,33 +1,23 @@
+import type { BodyOf, DataOf, MultipartOf, ParamsOf, QueryOf, RouteSpec } from '@yueman/contract';
+import { adminRoutes } from '@yueman/contract/admin';
+import { ApiError, type Fields, fetchEnvelope, type Part, routePath } from '@yueman/contract/client';
 import type { FormInstance } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 
-/** Every `/api` answer (docs/api.md section 1). */
-export interface Envelope<T> {
-  result: boolean;
-  code: number;
-  msg: string;
-  data: T;
-}
+// The console's calls are the contract's route table (packages/contract src/admin): `call(adminRoutes.x, input)`
+// takes its path, inputs and answer from the entry, so no screen spells a path or guesses a type.
+export { ApiError, adminRoutes };
 
-/** A call that did not answer result true; its message has already been shown (or the login page opened). */
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: unknown = null,
-  ) {
-    super(message);
-  }
-}
-
-type QueryValue = string | number | boolean | null | undefined;
+/**
+ * What a call sends, typed by its route: `params` fill the url's `:names`, `query` goes in the query string (empty
+ * filters left out), `body` is sent as JSON, `multipart` as a form of files and text fields.
+ */
+export type ConsoleInput<R extends RouteSpec> = Part<'params', ParamsOf<R>> &
+  Part<'query', QueryOf<R>> &
+  Part<'body', BodyOf<R>> &
+  Part<'multipart', MultipartOf<R>>;
 
 export interface CallOptions {
-  query?: Record<string, QueryValue>;
-  /** A JSON body. */
-  json?: unknown;
-  /** A multipart body (files). */
-  multipart?: FormData;
   /** The form whose field a 400 names (`data.field`): the message shows under that field. */
   form?: FormInstance;
   /** After a 409 (someone saved since): reload the record. */
@@ -52,15 +42,6 @@ export function connectApi(options: {
 }
 
 const TIMEOUT_MS = 60_000;
-
-function urlOf(path: string, query: CallOptions['query']) {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
-  }
-  const qs = params.toString();
-  return qs ? `${path}?${qs}` : path;
-}
 
 /** The page to come back to after signing in again: the path under /admin, with its query. */
 function currentPage() {
@@ -97,54 +78,60 @@ function handleRefusal(code: number, msg: string, data: unknown, options: CallOp
   messages?.error(msg);
 }
 
+/** A multipart form from a call's fields: files as they are, other values as text (null as empty, undefined left out). */
+function formDataOf(fields: Fields) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value instanceof Blob) form.append(name, value);
+    else if (value !== undefined) form.append(name, value === null ? '' : String(value));
+  }
+  return form;
+}
+
 /**
- * One console call: same-origin cookies (the `yadm` session), a JSON or multipart body, the envelope's data back.
- * Anything but result true is shown the console's way (401 to the login page, 403 and others as an error, 409 as
- * a warning and a reload, 400 under the form field it names) and rejects with an ApiError.
+ * One console call, as its entry in the contract describes it: same-origin cookies (the `yadm` session), a JSON or
+ * multipart body, the envelope's data back. Anything but result true is shown the console's way (401 to the login
+ * page, 403 and others as an error, 409 as a warning and a reload, 400 under the form field it names) and rejects
+ * with an ApiError.
  */
-export async function call<T>(method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<T> {
+export async function call<R extends RouteSpec>(
+  route: R,
+  input: ConsoleInput<R>,
+  options: CallOptions = {},
+): Promise<DataOf<R>> {
+  const { params, query, body, multipart } = input as {
+    params?: Fields;
+    query?: Fields;
+    body?: Fields;
+    multipart?: Fields;
+  };
+  const method = typeof route.method === 'string' ? route.method : route.method[0];
   const init: RequestInit = {
     method,
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
     signal: AbortSignal.timeout(TIMEOUT_MS),
   };
-  if (options.multipart) {
-    init.body = options.multipart;
-  } else if (options.json !== undefined) {
+  if (multipart) {
+    init.body = formDataOf(multipart);
+  } else if (method === 'POST') {
     (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    init.body = JSON.stringify(options.json);
+    init.body = JSON.stringify(body ?? {});
   }
-  let res: Response;
+  let envelope: Awaited<ReturnType<typeof fetchEnvelope<DataOf<R>>>>;
   try {
-    res = await fetch(urlOf(path, options.query), init);
-  } catch {
-    const msg = '网络错误，请稍后再试';
+    envelope = await fetchEnvelope<DataOf<R>>(routePath(route, { params, query }, { skipEmpty: true }), init);
+  } catch (err) {
+    const msg = err instanceof ApiError ? err.message : '网络错误，请稍后再试';
     messages?.error(msg);
-    throw new ApiError(0, msg);
-  }
-  const envelope = (await res.json().catch(() => null)) as Envelope<T> | null;
-  if (!envelope || typeof envelope !== 'object' || !('result' in envelope)) {
-    const msg = `请求失败 (${res.status})`;
-    messages?.error(msg);
-    throw new ApiError(res.status, msg);
+    throw err instanceof ApiError ? err : new ApiError(0, msg);
   }
   if (!envelope.result) {
-    const code = envelope.code || res.status;
-    handleRefusal(code, envelope.msg, envelope.data, options);
-    throw new ApiError(code, envelope.msg, envelope.data);
+    handleRefusal(envelope.code, envelope.msg, envelope.data, options);
+    throw new ApiError(envelope.code, envelope.msg, envelope.data);
   }
   return envelope.data;
 }
-
-export const get = <T>(path: string, query?: CallOptions['query'], options: CallOptions = {}) =>
-  call<T>('GET', path, { ...options, query });
-
-export const post = <T>(path: string, json?: unknown, options: CallOptions = {}) =>
-  call<T>('POST', path, { ...options, json: json ?? {} });
-
-export const postMultipart = <T>(path: string, body: FormData, options: CallOptions = {}) =>
-  call<T>('POST', path, { ...options, multipart: body });
 
 /** The promise's value, or undefined once a refused call has been shown (other failures still throw). */
 export async function shown<T>(promise: Promise<T>): Promise<T | undefined> {
@@ -156,27 +143,30 @@ export async function shown<T>(promise: Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** A ProTable `request` over a console page (`page`, `size` in the query; `{ page, size, total, list }` back). */
-export async function tablePage<T>(
-  path: string,
+/** The routes whose answer is a page of a console table (`page`, `size` in the query; `{ page, size, total, list }`). */
+type TableRoute = RouteSpec & { querystring: unknown };
+type RowOf<R extends RouteSpec> = DataOf<R> extends { list: (infer T)[] } ? T : never;
+
+/** A ProTable `request` over a console page: its filters in `query`, the table's page and size added. */
+export async function tablePage<R extends TableRoute>(
+  route: R,
   params: { current?: number; pageSize?: number },
-  query: CallOptions['query'] = {},
+  query: Omit<QueryOf<R>, 'page' | 'size'> = {} as Omit<QueryOf<R>, 'page' | 'size'>,
 ) {
   const page = params.current ?? 1;
   const size = params.pageSize ?? 20;
   try {
-    const data = await get<{ page: number; size: number; total: number; list: T[] }>(path, {
-      ...query,
-      page,
-      size,
-    });
+    const data = (await call(route, { query: { ...query, page, size } } as ConsoleInput<R>)) as {
+      total: number;
+      list: RowOf<R>[];
+    };
     return { data: data.list, total: data.total, success: true };
   } catch (err) {
-    if (err instanceof ApiError) return { data: [] as T[], total: 0, success: false };
+    if (err instanceof ApiError) return { data: [] as RowOf<R>[], total: 0, success: false };
     throw err;
   }
 }
 
 /** The address of a stored image (a cover, an ad) resized for the console. */
-export const imageUrl = (path: string, width: number) =>
-  `/api/admin/image?${new URLSearchParams({ path, w: String(width) })}`;
+export const imageUrl = (path: string, width: 180 | 200 | 500 | 1000) =>
+  routePath(adminRoutes.image, { query: { path, w: width } });

@@ -1,7 +1,6 @@
 import { Select } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { get } from './api.ts';
-import type { BookRow } from './types.ts';
+import { adminRoutes, call } from './api.ts';
 
 export interface PickedBook {
   bookId: number;
@@ -36,13 +35,9 @@ export function BookPicker({
       setLoading(true);
       const found: { label: string; value: number; title: string }[] = [];
       if (/^\d{1,10}$/.test(q)) {
-        const byId = await get<{ id: number; title: string; author: string }>(
-          `/api/admin/books/${q}`,
-          undefined,
-          {
-            silent: true,
-          },
-        ).catch(() => undefined);
+        const byId = await call(adminRoutes.book, { params: { id: Number(q) } }, { silent: true }).catch(
+          () => undefined,
+        );
         if (byId)
           found.push({
             label: `${byId.title} · ${byId.author}（ID ${byId.id}）`,
@@ -50,11 +45,9 @@ export function BookPicker({
             title: byId.title,
           });
       }
-      const page = await get<{ list: BookRow[] }>(
-        '/api/admin/books',
-        { q, page: 1, size: 20 },
-        { silent: true },
-      ).catch(() => undefined);
+      const page = await call(adminRoutes.books, { query: { q, page: 1, size: 20 } }, { silent: true }).catch(
+        () => undefined,
+      );
       for (const b of page?.list ?? []) {
         if (!found.some((f) => f.value === b.id)) {
           found.push({ label: `${b.title} · ${b.author}（ID ${b.id}）`, value: b.id, title: b.title });

@@ -1,14 +1,14 @@
+import type { Category } from '@yueman/contract/admin';
 import { useEffect, useState } from 'react';
-import { get, shown } from './api.ts';
-import type { Category } from './types.ts';
+import { adminRoutes, call, shown } from './api.ts';
 
 let cached: Promise<Category[] | undefined> | undefined;
 
-/** The categories (GET /api/admin/categories), read once per page load. */
+/** The categories (adminRoutes.categories), read once per page load. */
 export function useCategories() {
   const [list, setList] = useState<Category[]>([]);
   useEffect(() => {
-    cached ??= shown(get<Category[]>('/api/admin/categories'));
+    cached ??= shown(call(adminRoutes.categories, {}));
     let live = true;
     cached.then((found) => {
       if (!found) cached = undefined;

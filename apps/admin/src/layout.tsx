@@ -1,12 +1,13 @@
 import { LogoutOutlined, ReadOutlined, UserOutlined } from '@ant-design/icons';
 import { ProLayout } from '@ant-design/pro-components';
+import type { Role } from '@yueman/contract/admin';
 import { Button, Result, Space, Spin, Tag } from 'antd';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { get, post, shown } from './api.ts';
+import { adminRoutes, call, shown } from './api.ts';
 import { MENU } from './menu.tsx';
+import { ROLE_NAMES } from './names.ts';
 import { useSession } from './session.tsx';
-import { type Operator, ROLE_NAMES, type Role } from './types.ts';
 
 /** The signed-in screens: the side menu of the role's screens, the operator and 退出登录 at the top right. */
 export function Shell() {
@@ -17,7 +18,7 @@ export function Shell() {
   useEffect(() => {
     if (operator) return;
     // 401 opens the login page (api.ts), keeping this one to come back to.
-    shown(get<Operator>('/api/admin/me')).then((me) => {
+    shown(call(adminRoutes.me, {})).then((me) => {
       if (me) setOperator(me);
     });
   }, [operator, setOperator]);
@@ -31,7 +32,7 @@ export function Shell() {
   }
 
   const logout = async () => {
-    await shown(post('/api/admin/logout'));
+    await shown(call(adminRoutes.logout, {}));
     setOperator(undefined);
     navigate('/login', { replace: true });
   };

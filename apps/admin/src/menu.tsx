@@ -10,6 +10,7 @@ import {
   UserSwitchOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
+import type { Role } from '@yueman/contract/admin';
 import type { ReactNode } from 'react';
 import {
   ANY_ROLE,
@@ -20,7 +21,6 @@ import {
   READER_ACCOUNT_KEEPERS,
   REVENUE_READERS,
 } from './session.tsx';
-import type { Role } from './types.ts';
 
 export interface MenuEntry {
   path: string;

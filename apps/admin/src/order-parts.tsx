@@ -1,5 +1,6 @@
+import type { OrderRow, OrderState } from '@yueman/contract/admin';
 import { Tag } from 'antd';
-import { ORDER_STATE_COLORS, ORDER_STATE_NAMES, type OrderRow, type OrderState } from './types.ts';
+import { ORDER_STATE_COLORS, ORDER_STATE_NAMES } from './names.ts';
 
 // What the order list and an order's story both show.
 

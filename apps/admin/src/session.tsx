@@ -1,5 +1,5 @@
+import type { Operator, Role } from '@yueman/contract/admin';
 import { createContext, type ReactNode, useContext, useMemo, useState } from 'react';
-import type { Operator, Role } from './types.ts';
 
 /** Who writes the catalogue, the home page and the branches (the server's CATALOGUE_WRITERS). */
 export const CATALOGUE_WRITERS: readonly Role[] = ['owner', 'editor'];
@@ -16,7 +16,7 @@ export const REFUNDERS: readonly Role[] = ['owner'];
 export const READER_ACCOUNT_KEEPERS: readonly Role[] = ['owner', 'support'];
 
 interface Session {
-  /** The signed-in operator; undefined until GET /api/admin/me answered. */
+  /** The signed-in operator; undefined until the me call answered. */
   operator: Operator | undefined;
   setOperator(operator: Operator | undefined): void;
 }

@@ -58,7 +58,7 @@ export interface RouteSpec {
    */
   base: 'static' | 'dynamic';
   /** The module that answers it, and the OpenAPI document's group. */
-  tag: 'catalog' | 'users' | 'wallet' | 'payments' | 'support';
+  tag: 'catalog' | 'users' | 'wallet' | 'payments' | 'support' | 'admin';
   summary: string;
   params?: TSchema;
   querystring?: TSchema;
@@ -74,6 +74,15 @@ export interface RouteSpec {
    * client sends bookId in the query and the body alike). Not validated as a body; typed for the web's calls.
    */
   formBody?: TSchema;
+  /**
+   * A multipart form (a file and text fields) the server reads by hand as the upload streams in (checked there,
+   * naming the field). Not validated as a body; typed for the console's calls.
+   */
+  multipart?: TSchema;
+  /** The HTTP status of a success when it is not 200 (202: accepted, the work goes on). */
+  status?: 202;
+  /** A success answered as these bytes, not an envelope (an image); `data` is their schema. */
+  produces?: string;
   /** The envelope's data on success. */
   data: TSchema;
 }
@@ -314,3 +323,5 @@ export type QueryOf<R extends RouteSpec> = StaticOf<R['querystring']>;
 export type BodyOf<R extends RouteSpec> = R['body'] extends TSchema
   ? Static<R['body']>
   : StaticOf<R['formBody']>;
+/** The fields of a multipart form the call sends. */
+export type MultipartOf<R extends RouteSpec> = StaticOf<R['multipart']>;

@@ -1,8 +1,8 @@
 import { PageContainer, type ProColumns, ProTable } from '@ant-design/pro-components';
+import type { AuditRow } from '@yueman/contract/admin';
 import { Col, Row, Typography } from 'antd';
-import { tablePage } from '../api.ts';
+import { adminRoutes, tablePage } from '../api.ts';
 import { dateTime } from '../format.ts';
-import type { AuditRow } from '../types.ts';
 
 const json = (value: unknown) =>
   value === null || value === undefined ? '（无）' : JSON.stringify(value, null, 2);
@@ -28,7 +28,7 @@ export default function AuditPage() {
         columns={columns}
         search={false}
         headerTitle="所有后台写操作、登录退出与被拒绝的操作（新的在前，展开查看修改前后与来源地址）"
-        request={(params) => tablePage<AuditRow>('/api/admin/audit', params)}
+        request={(params) => tablePage(adminRoutes.audit, params)}
         pagination={{ defaultPageSize: 20, showSizeChanger: true }}
         options={{ density: false, setting: false }}
         expandable={{

@@ -12,6 +12,7 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import type { Book, BookWithChapters, Chapter } from '@yueman/contract/admin';
 import {
   App,
   Button,
@@ -32,11 +33,11 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { get, imageUrl, post, postMultipart, shown } from '../api.ts';
+import { adminRoutes, call, imageUrl, shown } from '../api.ts';
 import { categoryOptions, useCategories } from '../categories.ts';
 import { dateTime } from '../format.ts';
+import { STATUS_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
-import { type Book, type BookWithChapters, type Chapter, STATUS_NAMES } from '../types.ts';
 
 type BookFields = Pick<
   Book,
@@ -83,7 +84,7 @@ export default function BookEditPage() {
   const [chapterForm] = Form.useForm<ChapterFields>();
 
   const load = useCallback(async () => {
-    const found = await shown(get<BookWithChapters>(`/api/admin/books/${id}`));
+    const found = await shown(call(adminRoutes.book, { params: { id } }));
     if (!found) {
       setMissing(true);
       return;
@@ -118,7 +119,11 @@ export default function BookEditPage() {
       return true;
     }
     const saved = await shown(
-      post<Book>(`/api/admin/books/${id}`, { version: book.version, ...changes }, { form, onConflict: load }),
+      call(
+        adminRoutes.editBook,
+        { params: { id }, body: { version: book.version, ...changes } },
+        { form, onConflict: load },
+      ),
     );
     if (saved) {
       setBook({ ...book, ...saved });
@@ -128,9 +133,7 @@ export default function BookEditPage() {
   };
 
   const uploadCover = async (file: File) => {
-    const body = new FormData();
-    body.append('image', file);
-    const saved = await shown(postMultipart<{ book: Book }>(`/api/admin/books/${id}/cover`, body));
+    const saved = await shown(call(adminRoutes.uploadCover, { params: { id }, multipart: { image: file } }));
     if (saved) {
       setBook({ ...book, ...saved.book });
       message.success('封面已更新');
@@ -139,7 +142,7 @@ export default function BookEditPage() {
 
   // Only a book no reader has paid for: the server refuses the others (unpublish them instead).
   const remove = async () => {
-    const done = await shown(post<null>(`/api/admin/books/${id}/delete`));
+    const done = await shown(call(adminRoutes.deleteBook, { params: { id } }));
     if (done !== undefined) {
       message.success('已删除');
       navigate('/books');
@@ -147,7 +150,7 @@ export default function BookEditPage() {
   };
 
   const price = async (values: { freeChapters: number; price: number }) => {
-    const saved = await shown(post<BookWithChapters>(`/api/admin/books/${id}/pricing`, values));
+    const saved = await shown(call(adminRoutes.priceBook, { params: { id }, body: values }));
     if (saved) {
       setBook(saved);
       message.success('已保存');
@@ -172,11 +175,7 @@ export default function BookEditPage() {
       body.publishAt = values.publishAt?.toISOString() ?? null;
     if (Object.keys(body).length === 0) return true;
     const saved = await shown(
-      post<Pick<Chapter, 'number' | 'title' | 'price' | 'publishAt'>>(
-        `/api/admin/books/${id}/chapters/${editing.number}`,
-        body,
-        { form: chapterForm },
-      ),
+      call(adminRoutes.editChapter, { params: { id, number: editing.number }, body }, { form: chapterForm }),
     );
     if (!saved) return false;
     setBook({

@@ -1,10 +1,11 @@
 import { PageContainer, type ProColumns, ProTable } from '@ant-design/pro-components';
+import type { BookRow, BookStatus } from '@yueman/contract/admin';
 import { Tag } from 'antd';
 import { useNavigate } from 'react-router';
-import { imageUrl, tablePage } from '../api.ts';
+import { adminRoutes, imageUrl, tablePage } from '../api.ts';
 import { categoryOptions, useCategories } from '../categories.ts';
 import { dateTime } from '../format.ts';
-import { type BookRow, type BookStatus, STATUS_NAMES } from '../types.ts';
+import { STATUS_NAMES } from '../names.ts';
 
 const statusEnum = Object.fromEntries(
   (Object.keys(STATUS_NAMES) as BookStatus[]).map((s) => [s, { text: STATUS_NAMES[s] }]),
@@ -79,10 +80,10 @@ export default function BooksPage() {
         rowKey="id"
         columns={columns}
         request={(params) =>
-          tablePage<BookRow>('/api/admin/books', params, {
+          tablePage(adminRoutes.books, params, {
             q: typeof params.q === 'string' ? params.q.trim() : undefined,
             categoryId: params.categoryId as number | undefined,
-            status: params.publishStatus as string | undefined,
+            status: params.publishStatus as BookStatus | undefined,
           })
         }
         search={{ labelWidth: 'auto', defaultCollapsed: false }}

@@ -1,10 +1,10 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, PageContainer, ProFormDigit, ProFormText, ProTable } from '@ant-design/pro-components';
+import type { Branch } from '@yueman/contract/admin';
 import { App, Button, Form, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { get, post, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
-import type { Branch } from '../types.ts';
 
 type Fields = Omit<Branch, 'branchId'> & { branchId?: number };
 
@@ -20,7 +20,7 @@ export default function BranchesPage() {
   const [form] = Form.useForm<Fields>();
 
   const load = useCallback(async () => {
-    setRows((await shown(get<Branch[]>('/api/admin/branches'))) ?? []);
+    setRows((await shown(call(adminRoutes.branches, {}))) ?? []);
   }, []);
   useEffect(() => {
     load();
@@ -51,7 +51,7 @@ export default function BranchesPage() {
       customerServiceEmail: body.customerServiceEmail?.trim() ?? '',
       customerServiceQq: body.customerServiceQq?.trim() ?? '',
     };
-    const saved = await shown(post<Branch>(`/api/admin/branches/${branchId}`, fields, { form }));
+    const saved = await shown(call(adminRoutes.saveBranch, { params: { branchId }, body: fields }, { form }));
     if (!saved) return false;
     message.success('已保存');
     setEditing(undefined);

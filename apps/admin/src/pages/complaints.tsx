@@ -1,8 +1,8 @@
 import { PageContainer, type ProColumns, ProTable } from '@ant-design/pro-components';
+import type { Complaint } from '@yueman/contract/admin';
 import { Typography } from 'antd';
-import { tablePage } from '../api.ts';
+import { adminRoutes, tablePage } from '../api.ts';
 import { dateTime } from '../format.ts';
-import type { Complaint } from '../types.ts';
 
 const columns: ProColumns<Complaint>[] = [
   { title: 'ID', dataIndex: 'id', width: 70 },
@@ -29,7 +29,7 @@ export default function ComplaintsPage() {
         columns={columns}
         search={false}
         headerTitle="读者投诉与举报（新的在前）"
-        request={(params) => tablePage<Complaint>('/api/admin/complaints', params)}
+        request={(params) => tablePage(adminRoutes.complaints, params)}
         pagination={{ defaultPageSize: 20, showSizeChanger: true }}
         options={{ density: false, setting: false }}
       />

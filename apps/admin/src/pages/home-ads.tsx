@@ -9,14 +9,15 @@ import {
   ProFormSwitch,
   ProFormText,
 } from '@ant-design/pro-components';
+import type { Ad, JumpType } from '@yueman/contract/admin';
 import { App, Button, Form, Popconfirm, Space, Tag, Typography, Upload, type UploadFile } from 'antd';
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
-import { get, imageUrl, post, postMultipart, shown } from '../api.ts';
+import { adminRoutes, call, imageUrl, shown } from '../api.ts';
 import { dateTime } from '../format.ts';
+import { JUMP_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
-import { type Ad, JUMP_NAMES, type JumpType } from '../types.ts';
 
 interface Fields {
   image?: UploadFile[];
@@ -58,7 +59,7 @@ export function AdsTab() {
   const [form] = Form.useForm<Fields>();
 
   const load = useCallback(async () => {
-    const answer = await shown(get<{ ads: Ad[] }>('/api/admin/ads'));
+    const answer = await shown(call(adminRoutes.ads, {}));
     setAds(answer?.ads ?? []);
   }, []);
   useEffect(() => {
@@ -86,17 +87,16 @@ export function AdsTab() {
   const save = async (values: Fields) => {
     const body = bodyOf(values);
     if (editing) {
-      if (!(await shown(post(`/api/admin/ads/${editing.id}`, body, { form })))) return false;
+      if (!(await shown(call(adminRoutes.editAd, { params: { id: editing.id }, body }, { form }))))
+        return false;
     } else {
       const file = values.image?.[0]?.originFileObj;
       if (!file) {
         form.setFields([{ name: 'image', errors: ['请选择广告图片'] }]);
         return false;
       }
-      const multipart = new FormData();
-      multipart.append('image', file, file.name);
-      for (const [k, v] of Object.entries(body)) multipart.append(k, v === null ? '' : String(v));
-      if (!(await shown(postMultipart('/api/admin/ads', multipart, { form })))) return false;
+      const multipart = { image: file, ...body };
+      if (!(await shown(call(adminRoutes.addAd, { multipart }, { form })))) return false;
     }
     message.success('已保存');
     setEditing(undefined);
@@ -105,13 +105,13 @@ export function AdsTab() {
   };
 
   const remove = async (ad: Ad) => {
-    if (await shown(post(`/api/admin/ads/${ad.id}/delete`))) message.success('已删除');
+    if (await shown(call(adminRoutes.deleteAd, { params: { id: ad.id } }))) message.success('已删除');
     await load();
   };
 
   const reorder = async (next: Ad[]) => {
     setAds(next);
-    if (await shown(post('/api/admin/ads/order', { ids: next.map((a) => a.id) })))
+    if (await shown(call(adminRoutes.arrangeAds, { body: { ids: next.map((a) => a.id) } })))
       message.success('顺序已保存');
     else await load();
   };

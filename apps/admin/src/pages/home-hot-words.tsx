@@ -1,7 +1,7 @@
 import { DragSortTable } from '@ant-design/pro-components';
 import { App, Button, Input, Skeleton, Space, Typography } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { get, post, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
 
 interface Word {
@@ -26,7 +26,7 @@ export function HotWordsTab() {
   }, []);
 
   useEffect(() => {
-    shown(get<string[]>('/api/admin/home/hot-words')).then((list) => show(list ?? []));
+    shown(call(adminRoutes.hotWords, {})).then((list) => show(list ?? []));
   }, [show]);
 
   if (!saved) return <Skeleton active />;
@@ -45,7 +45,7 @@ export function HotWordsTab() {
 
   const save = async () => {
     const list = words.map((w) => w.word.trim());
-    const answer = await shown(post<string[]>('/api/admin/home/hot-words', { words: list }));
+    const answer = await shown(call(adminRoutes.setHotWords, { body: { words: list } }));
     if (answer) {
       show(answer);
       message.success('已保存');

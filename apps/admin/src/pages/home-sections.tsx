@@ -1,10 +1,11 @@
 import { DragSortTable } from '@ant-design/pro-components';
+import type { Section, SectionBook } from '@yueman/contract/admin';
 import { App, Button, Card, Empty, Skeleton, Space, Tabs, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { get, post, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { BookPicker } from '../book-picker.tsx';
+import { SECTION_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
-import { SECTION_NAMES, type Section, type SectionBook } from '../types.ts';
 
 function SectionEditor({ section, onSaved }: { section: Section; onSaved: (saved: Section) => void }) {
   const { message } = App.useApp();
@@ -18,7 +19,10 @@ function SectionEditor({ section, onSaved }: { section: Section; onSaved: (saved
   const save = async () => {
     setSaving(true);
     const saved = await shown(
-      post<Section>(`/api/admin/home/sections/${section.type}`, { bookIds: books.map((b) => b.bookId) }),
+      call(adminRoutes.arrangeSection, {
+        params: { type: section.type },
+        body: { bookIds: books.map((b) => b.bookId) },
+      }),
     );
     setSaving(false);
     if (saved) {
@@ -94,7 +98,7 @@ function SectionEditor({ section, onSaved }: { section: Section; onSaved: (saved
 export function SectionsTab() {
   const [sections, setSections] = useState<Section[]>();
   const load = useCallback(async () => {
-    setSections((await shown(get<Section[]>('/api/admin/home/sections'))) ?? []);
+    setSections((await shown(call(adminRoutes.homeSections, {}))) ?? []);
   }, []);
   useEffect(() => {
     load();

@@ -10,12 +10,13 @@ import {
   ProFormText,
   ProTable,
 } from '@ant-design/pro-components';
+import type { ImportJob } from '@yueman/contract/admin';
 import { Alert, App, Form, Progress, Space, Table, Tag, Typography, Upload, type UploadFile } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { get, postMultipart, shown, tablePage } from '../api.ts';
+import { adminRoutes, call, shown, tablePage } from '../api.ts';
 import { dateTime } from '../format.ts';
-import { type ImportJob, OUTCOME_NAMES } from '../types.ts';
+import { OUTCOME_NAMES } from '../names.ts';
 
 interface Fields {
   files?: UploadFile[];
@@ -143,11 +144,9 @@ export default function ImportsPage() {
     }
     const timer = setTimeout(async () => {
       // A failed poll (a dropped network, a server restarting) asks again at the next tick.
-      const next = await get<{ import: ImportJob }>(
-        `/api/admin/imports/${job.id}`,
-        {},
-        { silent: true },
-      ).catch(() => undefined);
+      const next = await call(adminRoutes.importJob, { params: { id: job.id } }, { silent: true }).catch(
+        () => undefined,
+      );
       setJob(next ? next.import : { ...job });
     }, POLL_MS);
     return () => clearTimeout(timer);
@@ -159,19 +158,19 @@ export default function ImportsPage() {
       form.setFields([{ name: 'files', errors: ['请选择 .cbz 或 .zip 文件'] }]);
       return false;
     }
-    const body = new FormData();
-    body.append('file', file, file.name);
-    const text = (name: string, value: number | boolean | undefined) => {
-      if (value !== undefined && value !== null) body.append(name, String(value));
+    // Fields left empty are not sent (the server's defaults apply).
+    const given = <T,>(value: T | null | undefined) => value ?? undefined;
+    const multipart = {
+      file,
+      title: values.title?.trim() || undefined,
+      bookId: given(values.bookId),
+      freeChapters: given(values.freeChapters),
+      price: given(values.price),
+      vipFree: given(values.vipFree),
+      replace: given(values.replace),
+      dryRun: given(values.dryRun),
     };
-    if (values.title?.trim()) body.append('title', values.title.trim());
-    text('bookId', values.bookId);
-    text('freeChapters', values.freeChapters);
-    text('price', values.price);
-    text('vipFree', values.vipFree);
-    text('replace', values.replace);
-    text('dryRun', values.dryRun);
-    const started = await shown(postMultipart<{ import: ImportJob }>('/api/admin/imports', body, { form }));
+    const started = await shown(call(adminRoutes.startImport, { multipart }, { form }));
     if (!started) return false;
     setJob(started.import);
     message.success('已开始导入');
@@ -259,7 +258,7 @@ export default function ImportsPage() {
         columns={columns}
         search={false}
         headerTitle="最近的导入"
-        request={(params) => tablePage<ImportJob>('/api/admin/imports', params)}
+        request={(params) => tablePage(adminRoutes.imports, params)}
         pagination={{ defaultPageSize: 10 }}
         options={{ density: false, setting: false }}
       />

@@ -1,12 +1,12 @@
 import { LockOutlined, ReadOutlined, UserOutlined } from '@ant-design/icons';
 import { LoginForm, ProFormText } from '@ant-design/pro-components';
+import type { Operator } from '@yueman/contract/admin';
 import { Alert } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError, post } from '../api.ts';
+import { ApiError, adminRoutes, call } from '../api.ts';
 import { firstPageOf } from '../menu.tsx';
 import { useSession } from '../session.tsx';
-import type { Operator } from '../types.ts';
 
 /** Where to go after signing in: the page the operator was sent away from, if it is one of ours. */
 function backTo(from: string | null, operator: Operator) {
@@ -23,7 +23,7 @@ export default function LoginPage() {
   const submit = async (values: { name: string; password: string }) => {
     setError(undefined);
     try {
-      const operator = await post<Operator>('/api/admin/login', values, { own401: true });
+      const operator = await call(adminRoutes.login, { body: values }, { own401: true });
       setOperator(operator);
       navigate(backTo(params.get('from'), operator), { replace: true });
     } catch (err) {

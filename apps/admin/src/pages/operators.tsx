@@ -1,12 +1,13 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ModalForm, PageContainer, ProFormSelect, ProFormText, ProTable } from '@ant-design/pro-components';
+import type { Operator, Role } from '@yueman/contract/admin';
 import { App, Button, Form, Popconfirm, Select, Space, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { get, post, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { dateTime } from '../format.ts';
+import { ROLE_NAMES, ROLES } from '../names.ts';
 import { PasswordShownOnce } from '../password-shown-once.tsx';
 import { useSession } from '../session.tsx';
-import { type Operator, ROLE_NAMES, ROLES, type Role } from '../types.ts';
 
 const roleOptions = ROLES.map((r) => ({ label: `${ROLE_NAMES[r]}（${r}）`, value: r }));
 
@@ -20,19 +21,20 @@ export default function OperatorsPage() {
   const [form] = Form.useForm<{ name: string; role: Role }>();
 
   const load = useCallback(async () => {
-    setRows((await shown(get<Operator[]>('/api/admin/operators'))) ?? []);
+    setRows((await shown(call(adminRoutes.operators, {}))) ?? []);
   }, []);
   useEffect(() => {
     load();
   }, [load]);
 
   const change = async (op: Operator, body: { role?: Role; disabled?: boolean }) => {
-    if (await shown(post<Operator>(`/api/admin/operators/${op.id}`, body))) message.success('已保存');
+    if (await shown(call(adminRoutes.updateOperator, { params: { id: op.id }, body })))
+      message.success('已保存');
     await load();
   };
 
   const reset = async (op: Operator) => {
-    const answer = await shown(post<{ password: string }>(`/api/admin/operators/${op.id}/password`));
+    const answer = await shown(call(adminRoutes.resetOperatorPassword, { params: { id: op.id } }));
     if (answer) setSecret({ name: op.name, password: answer.password });
   };
 
@@ -126,9 +128,7 @@ export default function OperatorsPage() {
         modalProps={{ destroyOnClose: true }}
         onOpenChange={setAdding}
         onFinish={async (values) => {
-          const added = await shown(
-            post<{ operator: Operator; password: string }>('/api/admin/operators', values, { form }),
-          );
+          const added = await shown(call(adminRoutes.addOperator, { body: values }, { form }));
           if (!added) return false;
           setSecret({ name: added.operator.name, password: added.password });
           await load();

@@ -1,4 +1,5 @@
 import { ModalForm, PageContainer, ProCard, ProFormDigit, ProFormTextArea } from '@ant-design/pro-components';
+import type { LedgerTransfer, OrderEvent, OrderStory, Refund } from '@yueman/contract/admin';
 import {
   Alert,
   App,
@@ -19,17 +20,11 @@ import {
 } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { get, post, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { branchLabel, centsOf, dateTime, yuan } from '../format.ts';
+import { REFUND_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { OWNER_ONLY, useCan } from '../session.tsx';
-import {
-  type LedgerTransfer,
-  type OrderEvent,
-  type OrderStory,
-  REFUND_STATE_NAMES,
-  type Refund,
-} from '../types.ts';
 
 /** Where an event came from, as operators read it (docs/payments.md, "The story of an order"). */
 const SOURCE_NAMES: Record<string, string> = {
@@ -166,9 +161,7 @@ export default function OrderPage() {
   // By the whole number (owners' links, a number a reader tells) or by id (the links of roles that see numbers in part).
   const params = useParams();
   const orderNo = params.orderNo ?? '';
-  const storyUrl = params.id
-    ? `/api/admin/orders/by-id/${encodeURIComponent(params.id)}`
-    : `/api/admin/orders/${encodeURIComponent(orderNo)}`;
+  const byId = params.id === undefined ? undefined : Number(params.id);
   const navigate = useNavigate();
   const { message } = App.useApp();
   const canRefund = useCan(OWNER_ONLY);
@@ -179,10 +172,14 @@ export default function OrderPage() {
   const [refundForm] = Form.useForm<RefundFields>();
 
   const load = useCallback(async () => {
-    const found = await shown(get<OrderStory>(storyUrl));
+    const found = await shown(
+      byId === undefined
+        ? call(adminRoutes.order, { params: { orderNo } })
+        : call(adminRoutes.orderById, { params: { id: byId } }),
+    );
     if (found) setStory(found);
     else setMissing(true);
-  }, [storyUrl]);
+  }, [byId, orderNo]);
 
   useEffect(() => {
     load();
@@ -212,9 +209,16 @@ export default function OrderPage() {
 
   const submitRefund = async (values: RefundFields) => {
     const answer = await shown(
-      post<{ refund: Refund }>(
-        `/api/admin/orders/${encodeURIComponent(order.orderNo)}/refunds`,
-        { amount: centsOf(values.amount), reason: values.reason.trim(), requestId: requestId.current },
+      call(
+        adminRoutes.refund,
+        {
+          params: { orderNo: order.orderNo },
+          body: {
+            amount: centsOf(values.amount),
+            reason: values.reason.trim(),
+            requestId: requestId.current,
+          },
+        },
         { form: refundForm },
       ),
     );

@@ -1,18 +1,13 @@
 import { PageContainer, type ProColumns, ProTable } from '@ant-design/pro-components';
+import type { OrderRow, OrderState, PayChannelOption } from '@yueman/contract/admin';
 import { Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, get } from '../api.ts';
+import { ApiError, adminRoutes, call } from '../api.ts';
 import { branchLabel, dateTime, yuan } from '../format.ts';
+import { ORDER_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { REFUNDERS, useCan } from '../session.tsx';
-import {
-  ORDER_STATE_NAMES,
-  type OrderPage,
-  type OrderRow,
-  type OrderState,
-  type PayChannelOption,
-} from '../types.ts';
 
 const stateEnum = Object.fromEntries(
   (Object.keys(ORDER_STATE_NAMES) as OrderState[]).map((s) => [s, { text: ORDER_STATE_NAMES[s] }]),
@@ -141,16 +136,18 @@ export default function OrdersPage() {
         columns={columns}
         request={async (params) => {
           try {
-            const data = await get<OrderPage>('/api/admin/orders', {
-              page: params.current ?? 1,
-              size: params.pageSize ?? 20,
-              orderNo: typeof params.orderNo === 'string' ? params.orderNo.trim() : undefined,
-              userId: params.userId as number | undefined,
-              state: params.state as string | undefined,
-              channel: params.channel as string | undefined,
-              branchId: params.branchId as number | undefined,
-              from: params.from as string | undefined,
-              to: params.to as string | undefined,
+            const data = await call(adminRoutes.orders, {
+              query: {
+                page: params.current ?? 1,
+                size: params.pageSize ?? 20,
+                orderNo: typeof params.orderNo === 'string' ? params.orderNo.trim() : undefined,
+                userId: params.userId as number | undefined,
+                state: params.state as OrderState | undefined,
+                channel: params.channel as string | undefined,
+                branchId: params.branchId as number | undefined,
+                from: params.from as string | undefined,
+                to: params.to as string | undefined,
+              },
             });
             setChannels(data.channels);
             return { data: data.list, total: data.total, success: true };

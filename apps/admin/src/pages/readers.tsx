@@ -1,10 +1,10 @@
 import { ModalForm, PageContainer, ProFormTextArea } from '@ant-design/pro-components';
+import type { Reader, ReaderReset } from '@yueman/contract/admin';
 import { Alert, Button, Card, Descriptions, Form, Input, Select, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { get, post, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { dateTime } from '../format.ts';
 import { PasswordShownOnce } from '../password-shown-once.tsx';
-import type { Reader, ReaderReset } from '../types.ts';
 
 type LookupBy = 'account' | 'userId';
 
@@ -26,7 +26,9 @@ export default function ReadersPage() {
     if (value === '') return;
     if (by === 'userId' && !/^\d{1,10}$/.test(value)) return setReader(null);
     const found = await shown(
-      get<Reader>('/api/admin/readers/lookup', by === 'userId' ? { userId: value } : { account: value }),
+      call(adminRoutes.findReader, {
+        query: by === 'userId' ? { userId: Number(value) } : { account: value },
+      }),
     );
     setReader(found ?? null);
   };
@@ -34,7 +36,11 @@ export default function ReadersPage() {
   const reset = async ({ reason }: { reason: string }) => {
     if (!reader) return false;
     const answer = await shown(
-      post<ReaderReset>(`/api/admin/readers/${reader.userId}/password`, { reason }, { form }),
+      call(
+        adminRoutes.resetReaderPassword,
+        { params: { userId: reader.userId }, body: { reason } },
+        { form },
+      ),
     );
     if (!answer) return false;
     setSecret(answer);

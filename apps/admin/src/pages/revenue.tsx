@@ -1,10 +1,10 @@
 import { PageContainer, ProCard, StatisticCard } from '@ant-design/pro-components';
+import type { Revenue, RevenueRow, RevenueSums } from '@yueman/contract/admin';
 import { DatePicker, Space, Table, type TableColumnsType, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
-import { get, shown } from '../api.ts';
+import { adminRoutes, call, shown } from '../api.ts';
 import { yuan } from '../format.ts';
-import type { Revenue, RevenueRow, RevenueSums } from '../types.ts';
 
 /** The server answers at most 92 days (both ends included). */
 const MAX_DAYS = 92;
@@ -96,7 +96,7 @@ export default function RevenuePage() {
   const load = useCallback(async (r: Range) => {
     setLoading(true);
     const data = await shown(
-      get<Revenue>('/api/admin/revenue', { from: r[0].format(DAY), to: r[1].format(DAY) }),
+      call(adminRoutes.revenue, { query: { from: r[0].format(DAY), to: r[1].format(DAY) } }),
     );
     if (data) setRevenue(data);
     setLoading(false);

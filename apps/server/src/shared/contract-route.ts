@@ -29,18 +29,26 @@ export interface RouteExtras {
 /**
  * Fastify route options from an entry of the contract's route table (packages/contract routes.ts): its method,
  * path, schemas (the response is the envelope of its data) and whether it is a static call, plus the module's
- * extras. Modules spread it into `route({ ...contractRoute(routes.x), handler })`; the type provider then types
+ * extras. A console route (tagged admin) names its roles in `extras.config.operatorRoles`. Modules spread it into `route({ ...contractRoute(routes.x), handler })`; the type provider then types
  * the handler's request and its answer from the same schemas the web app's calls are typed with.
  */
 export function contractRoute<const R extends RouteSpec>(spec: R, extras: RouteExtras = {}) {
   const preValidation = [...(extras.preValidation ?? []), ...(spec.formFields ? [formFieldsIntoQuery] : [])];
+  const success = spec.produces
+    ? { content: { [spec.produces]: { schema: spec.data } } }
+    : Envelope(spec.data as R['data']);
   const schema = {
     tags: [spec.tag],
     summary: spec.summary,
+    ...(spec.multipart ? { consumes: ['multipart/form-data'] } : {}),
     params: spec.params as R['params'],
     querystring: spec.querystring as R['querystring'],
     body: spec.body as R['body'],
-    response: { 200: Envelope(spec.data as R['data']) },
+    response: { [spec.status ?? 200]: success } as {
+      [K in R['status'] extends 202 ? 202 : 200]: R['produces'] extends string
+        ? R['data']
+        : ReturnType<typeof Envelope<R['data']>>;
+    },
   };
   return {
     method: spec.method as R['method'] extends readonly unknown[] ? ('GET' | 'POST')[] : R['method'],

@@ -8,10 +8,21 @@ import {
   type Routes,
   routePaths,
 } from '@yueman/contract';
+import {
+  ApiError,
+  type Fields,
+  fetchEnvelope,
+  fieldsOf,
+  type Part,
+  pathOf,
+  routePath,
+} from '@yueman/contract/client';
 import { runtimeConfig } from './runtime-config.ts';
 import { useUserStore } from './user-store.ts';
 
 export type { Envelope };
+// One ApiError and one envelope request for both web apps (packages/contract client.ts).
+export { ApiError, fieldsOf, routePath };
 
 /**
  * The contract's route table as the browser has it: each call's method, path and base (routePaths). The schemas
@@ -19,17 +30,6 @@ export type { Envelope };
  * reads a schema at run time.
  */
 export const routes = routePaths as unknown as Routes;
-
-/** A call that did not answer result true; `code` is the envelope's (Code in the contract) or the HTTP status. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data: unknown = null,
-  ) {
-    super(message);
-  }
-}
 
 const TIMEOUT_MS = 30_000;
 
@@ -39,13 +39,6 @@ let sessionReady: Promise<unknown> = Promise.resolve();
 export function dynamicCallsWaitFor(ready: Promise<unknown>) {
   sessionReady = ready.catch(() => undefined);
 }
-
-/** An input part the route has no schema for may not be given; one whose fields are all optional may be left out. */
-type Part<K extends string, T> = [T] extends [undefined]
-  ? { [P in K]?: never }
-  : Partial<T> extends T
-    ? { [P in K]?: T }
-    : { [P in K]: T };
 
 /**
  * What a call sends, typed by its route: `params` fill the url's `:names`, `query` goes in the query string (or,
@@ -60,25 +53,8 @@ export type CallInput<R extends RouteSpec> = Part<'params', ParamsOf<R>> &
 export type CallArgs<R extends RouteSpec> =
   Partial<CallInput<R>> extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
-type Fields = Record<string, unknown>;
 /** CallInput as the code below reads it, whatever the route. */
 type Input = { params?: Fields; query?: Fields; form?: Fields; beforeSession?: boolean };
-
-/** A call's fields as a form (or query string): undefined ones left out. */
-export const fieldsOf = (fields: Fields | undefined) =>
-  new URLSearchParams(
-    Object.entries(fields ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
-  );
-
-/** The route's url with its `:params` filled in. */
-const pathOf = (route: RouteSpec, params: Fields | undefined) =>
-  route.url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name])));
-
-/** The route's path with its `:params` filled in, and the query string when there is one. */
-export function routePath(route: RouteSpec, input: { params?: Fields; query?: Fields } = {}): string {
-  const qs = route.formFields ? '' : fieldsOf(input.query).toString();
-  return `${pathOf(route, input.params)}${qs ? `?${qs}` : ''}`;
-}
 
 /** The full address of a call on its base (runtime config staticApiBase or dynamicApiBase). */
 export const routeUrl = (route: RouteSpec, input?: { params?: Fields; query?: Fields }) =>
@@ -116,10 +92,7 @@ export async function call<R extends RouteSpec>(
     (init.headers as Record<string, string>)['content-type'] = 'application/x-www-form-urlencoded';
     init.body = fieldsOf(body);
   }
-  const res = await fetch(routeUrl(route, { params, query }), init);
-  const envelope = (await res.json().catch(() => null)) as Envelope<DataOf<R>> | null;
-  if (!envelope) throw new ApiError(res.status, `请求失败 (${res.status})`);
-  return envelope;
+  return fetchEnvelope<DataOf<R>>(routeUrl(route, { params, query }), init);
 }
 
 /** The data of a call that must succeed; anything else rejects with an ApiError (spec section 8: logged, no message). */

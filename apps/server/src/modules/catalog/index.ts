@@ -2,17 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../db/client.ts';
 import type { ModuleContext } from '../module-context.ts';
 import type { AuditEntry } from '../operators/operators.port.ts';
+import { createConsoleRepository } from './books.console.repository.ts';
+import { booksConsoleRoutes } from './books.console.routes.ts';
 import type { CatalogPort } from './catalog.port.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { catalogRoutes } from './catalog.routes.ts';
 import { type CatalogDeps, freeChapter } from './catalog.service.ts';
-import { createConsoleRepository } from './console.repository.ts';
-import { consoleRoutes } from './console.routes.ts';
-import { consoleUploads } from './console-uploads.ts';
-import { homeConsoleRoutes } from './home-console.routes.ts';
-import { createHomeConsole } from './home-console.ts';
+import { createHomeConsoleRepository } from './home.console.repository.ts';
+import { homeConsoleRoutes } from './home.console.routes.ts';
 import { createScheduledChapters } from './scheduled-chapters.ts';
 import { createSearchBuckets } from './search-buckets.ts';
+import { consoleUploads } from './uploads.console.routes.ts';
 
 export type { CatalogPort } from './catalog.port.ts';
 
@@ -29,14 +29,14 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     audit: (q: Queryable, entry: AuditEntry) => ctx.ports.operators.audit(q, entry),
     changed: () => ctx.catalogueChanged(),
   };
-  await consoleRoutes(app, { repo: createConsoleRepository(ctx.db), ...audited });
+  await booksConsoleRoutes(app, { repo: createConsoleRepository(ctx.db), ...audited });
   const scheduled = createScheduledChapters(repo, {
     changed: audited.changed,
     log: ctx.log.child({ job: 'scheduled-chapters' }),
   });
   ctx.jobs.add(scheduled.loop);
   ctx.jobs.add(createSearchBuckets(repo, { log: ctx.log.child({ job: 'search-buckets' }) }).loop);
-  await homeConsoleRoutes(app, createHomeConsole(ctx.db, audited));
+  await homeConsoleRoutes(app, { repo: createHomeConsoleRepository(ctx.db), ...audited });
   // The console's uploads (a cover, an ad's picture) in a context of their own: only these routes read multipart forms.
   await app.register(async (uploads) => {
     await consoleUploads(uploads, ctx);

@@ -4,9 +4,9 @@ import { backgroundLoop } from '../../shared/background-loop.ts';
 import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
 import operatorSession from './operator-session.plugin.ts';
+import { operatorsRoutes } from './operators.console.routes.ts';
 import type { OperatorsPort } from './operators.port.ts';
 import { createOperatorsRepository } from './operators.repository.ts';
-import { operatorsRoutes } from './operators.routes.ts';
 import { addOperator, rotatePassword } from './operators.service.ts';
 
 // For other modules' console routes: the roles to name in `config.operatorRoles`, and the operator of a call.

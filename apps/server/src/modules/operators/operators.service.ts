@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperatorRole } from '../../db/schema/index.ts';
+import { consoleWindow } from '../../shared/pagination.ts';
 import { generatePassword, hashPassword } from '../../shared/passwords/password.ts';
 import {
   badName,
@@ -226,4 +227,14 @@ async function auditBesideAnswer(
 export async function operatorOf(repo: OperatorsRepository, token: string, now = new Date()) {
   const operator = await repo.sessionOperator(hashToken(token), now);
   return operator && !operator.disabled ? operator : undefined;
+}
+
+/** Every operator, without password hashes. */
+export const listOperators = async (repo: OperatorsRepository) => (await repo.list()).map(publicOperator);
+
+/** A page of the audit log, newest first. */
+export async function auditPage(repo: OperatorsRepository, input: { page: number; size: number }) {
+  const { offset, limit } = consoleWindow(input);
+  const { rows, total } = await repo.auditPage(offset, limit);
+  return { ...input, total, list: rows.map((row) => ({ ...row, at: row.at.toISOString() })) };
 }

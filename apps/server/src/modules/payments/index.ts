@@ -5,7 +5,7 @@ import type { ModuleContext } from '../module-context.ts';
 import { createAlipayGateway } from './gateways/alipay.gateway.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
-import { ordersConsoleRoutes } from './orders-console.routes.ts';
+import { ordersConsoleRoutes } from './orders.console.routes.ts';
 import type { PaymentsPort } from './payments.port.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
@@ -83,8 +83,12 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
 
   await paymentsRoutes(app, deps);
   if (wechatPay) await wechatJsapiRoutes(app, deps, wechatPay);
-  await refundsRoutes(app, { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
-  await ordersConsoleRoutes(app, { db: ctx.db, gateways: deps.gateways });
+  await refundsRoutes(app, deps);
+  await ordersConsoleRoutes(app, {
+    db: ctx.db,
+    gateways: deps.gateways,
+    refunds: { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) },
+  });
   return {
     payerOf: deps.repo.payerOf,
     expireStaleOrders: (now) => expireStaleOrders(deps, { now }),

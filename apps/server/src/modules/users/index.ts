@@ -4,7 +4,7 @@ import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
 import { handoffRoutes } from './handoff.routes.ts';
 import identity from './identity.plugin.ts';
-import { readerConsoleRoutes } from './reader-console.ts';
+import { readerConsoleRoutes } from './readers.console.routes.ts';
 import { createProgressRepository } from './reading-progress.repository.ts';
 import { readingProgressRoutes } from './reading-progress.routes.ts';
 import { createSessionSweeper } from './session-sweeper.ts';

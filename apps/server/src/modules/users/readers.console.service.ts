@@ -1,11 +1,7 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import type { Queryable } from '../../db/client.ts';
-import { ok } from '../../shared/envelope.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { generatePassword, hashPassword } from '../../shared/passwords/password.ts';
-import { type AuditEntry, auditActorOf, READER_ACCOUNT_KEEPERS } from '../operators/index.ts';
+import type { AuditEntry } from '../operators/index.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 // The console's help for a reader who lost their account: customer service (and owners) find the
@@ -62,47 +58,4 @@ export async function resetReaderPassword(
   );
   if (!row) throw readerNotFound();
   return { userId: row.id, account: row.account, password };
-}
-
-export async function readerConsoleRoutes(app: FastifyInstance, deps: ReaderConsoleDeps) {
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const config = { operatorRoles: READER_ACCOUNT_KEEPERS };
-
-  r.get(
-    '/api/admin/readers/lookup',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: '查找读者（用户 ID，或账号 / 绑定的手机号）',
-        querystring: Type.Object({
-          userId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
-          account: Type.Optional(Type.String({ maxLength: 64 })),
-        }),
-      },
-      config,
-    },
-    async (req) => ok(await findReader(deps, req.query)),
-  );
-
-  r.post(
-    '/api/admin/readers/:userId/password',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: '重置读者密码（须填原因，记入操作日志；新密码只显示这一次）',
-        params: Type.Object({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
-        body: Type.Object({ reason: Type.String({ maxLength: 200 }) }),
-      },
-      config,
-    },
-    async (req) =>
-      ok(
-        await resetReaderPassword(deps, {
-          userId: req.params.userId,
-          reason: req.body.reason,
-          by: auditActorOf(req),
-        }),
-        '密码已重置',
-      ),
-  );
 }

@@ -10,7 +10,7 @@ import { describeDb } from '../../../test/test-database.ts';
 import { registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
 import { auditLog, payOrderEvents, payRefunds } from '../../db/schema/index.ts';
 import { chinaDate } from '../../shared/china-time.ts';
-import { maskOrderNo } from './orders-console.service.ts';
+import { maskOrderNo } from './orders.console.service.ts';
 import { applyUrl, demo, injectSend, moneyState, orderByNo } from './payments.test-support.ts';
 
 type Admin = Awaited<ReturnType<typeof consoleOperators>>['admin'];

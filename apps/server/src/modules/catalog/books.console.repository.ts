@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import { books, categories, chapterPurchases, chapters, ledgerTransfers } from '../../db/schema/index.ts';
+import {
+  books,
+  categories,
+  chapterPurchases,
+  chapters,
+  imageAssets,
+  ledgerTransfers,
+} from '../../db/schema/index.ts';
 
 export type BookRow = typeof books.$inferSelect;
 
@@ -58,6 +65,10 @@ export function createConsoleRepository(db: Database) {
       const [row] = await (lock ? query.for('update') : query);
       return row;
     },
+
+    /** An uploaded picture's size, known to the image host (kept if the path is already known). */
+    addImage: (q: Queryable, image: { path: string; width: number; height: number }) =>
+      q.insert(imageAssets).values(image).onConflictDoNothing(),
 
     categories: () => db.select().from(categories).orderBy(asc(categories.sort), asc(categories.id)),
 

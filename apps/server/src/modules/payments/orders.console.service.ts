@@ -1,14 +1,25 @@
+import type { LedgerTransfer, OrderState, Purpose } from '@yueman/contract/admin';
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
+import { consoleWindow } from '../../shared/pagination.ts';
 import type { PaymentGateway } from './gateways/gateway.ts';
-import type { OrderFilter, OrdersConsoleRepository } from './orders-console.repository.ts';
+import type { OrderFilter, OrdersConsoleRepository } from './orders.console.repository.ts';
 import { orderNotFound } from './payments.errors.ts';
-import { refundView } from './refunds.service.ts';
+import { refundOrder, refundView } from './refunds.service.ts';
+
+type RefundDeps = Parameters<typeof refundOrder>[0];
 
 export interface OrdersConsoleDeps {
   repo: OrdersConsoleRepository;
   /** The gateway an order was paid through, if this server has it (whether it refunds). */
   gateways: { get(name: string): Pick<PaymentGateway, 'refund'> | undefined };
+  /** What a refund needs (the payments module's deps and the audit log). */
+  refunds: RefundDeps;
+}
+
+/** Who sees order numbers in part: every role that does not refund (the operator's role decides, per call). */
+export interface Viewer {
+  seesNumbersInPart: boolean;
 }
 
 /**
@@ -53,19 +64,37 @@ export function chinaRange(input: { from?: string; to?: string }) {
   return { from, to };
 }
 
+/** A page of the order list with its filters, and the pay channels to filter by. */
 export async function listOrders(
   deps: OrdersConsoleDeps,
-  input: Omit<OrderFilter, 'from' | 'to'> & { from?: string; to?: string; offset: number; limit: number },
+  input: Omit<OrderFilter, 'from' | 'to'> & { from?: string; to?: string; page: number; size: number },
+  viewer: Viewer,
 ) {
-  const { rows, total } = await deps.repo.listOrders({ ...input, ...chinaRange(input) });
-  return {
-    total,
-    list: rows.map((r) => ({
-      ...r,
-      createdAt: r.createdAt.toISOString(),
-      paidAt: r.paidAt?.toISOString() ?? null,
-    })),
-  };
+  const { page, size, ...filter } = input;
+  const [{ rows, total }, channels] = await Promise.all([
+    deps.repo.listOrders({ ...filter, ...chinaRange(filter), ...consoleWindow({ page, size }) }),
+    deps.repo.channels(),
+  ]);
+  const list = rows.map((r) => ({
+    ...r,
+    orderNo: viewer.seesNumbersInPart ? maskOrderNo(r.orderNo) : r.orderNo,
+    purpose: r.purpose as Purpose,
+    state: r.state as OrderState,
+    createdAt: r.createdAt.toISOString(),
+    paidAt: r.paidAt?.toISOString() ?? null,
+  }));
+  return { page, size, total, list, channels };
+}
+
+/** An order's story as this operator may see it: the number in part everywhere for roles that do not refund. */
+export async function orderStoryFor(deps: OrdersConsoleDeps, key: string | { id: number }, viewer: Viewer) {
+  const story = await orderStory(deps, key);
+  return viewer.seesNumbersInPart ? maskedEverywhere(story, story.order.orderNo) : story;
+}
+
+/** The owner's refund of an order through its gateway (refunds.service.ts). */
+export async function refund(deps: OrdersConsoleDeps, input: Parameters<typeof refundOrder>[1]) {
+  return { refund: await refundOrder(deps.refunds, { ...input, reason: input.reason.trim() }) };
 }
 
 /**
@@ -99,8 +128,8 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
     order: {
       id: order.id,
       orderNo: order.orderNo,
-      state: order.status,
-      purpose: order.purpose,
+      state: order.status as OrderState,
+      purpose: order.purpose as Purpose,
       packId: order.payConfigId,
       packTitle: found.packTitle,
       amountLevel: order.amountLevel,
@@ -126,8 +155,8 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
     events: events.map((e) => ({
       id: e.id,
       at: e.at.toISOString(),
-      fromStatus: e.fromStatus,
-      toStatus: e.toStatus,
+      fromStatus: e.fromStatus as OrderState | null,
+      toStatus: e.toStatus as OrderState,
       source: e.source,
       detail: e.detail,
       payload: e.payload ?? null,
@@ -135,7 +164,7 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
     refunds: refunds.map(refundView),
     ledger: ledger.map((t) => ({
       transferId: t.id,
-      kind: t.kind,
+      kind: t.kind as LedgerTransfer['kind'],
       amount: t.amount,
       memo: t.memo,
       createdAt: t.createdAt.toISOString(),

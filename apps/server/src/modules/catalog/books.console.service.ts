@@ -1,5 +1,9 @@
+import type { BookStatus } from '@yueman/contract/admin';
 import type { Queryable } from '../../db/client.ts';
+import { notFound } from '../../shared/errors.ts';
+import { consoleWindow } from '../../shared/pagination.ts';
 import type { AuditEntry } from '../operators/index.ts';
+import type { BookRow, ConsoleRepository } from './books.console.repository.ts';
 import {
   bookChangedMeanwhile,
   bookHasBuyers,
@@ -8,8 +12,8 @@ import {
   chapterNotFound,
   nothingToChange,
 } from './catalog.errors.ts';
-import type { BookRow, ConsoleRepository } from './console.repository.ts';
 import { recountChapters } from './scheduled-chapters.ts';
+import { readUploadedImage } from './uploaded-image.ts';
 
 /** Who makes a change, as the audit log records it. */
 export interface Editor {
@@ -43,7 +47,7 @@ export const bookView = (b: BookRow) => ({
   author: b.author,
   description: b.abstractContent,
   categoryId: b.categoryId,
-  status: b.publishStatus as 'finish' | 'serialize',
+  status: b.publishStatus as BookStatus,
   vipFree: b.vipFree,
   published: b.published,
   /** The cover's image path (the console previews it through /api/admin/image). */
@@ -54,13 +58,40 @@ export const bookView = (b: BookRow) => ({
   version: b.updatedAt.toISOString(),
 });
 
+/** The categories, in the readers' order. */
+export const categories = (deps: ConsoleDeps) => deps.repo.categories();
+
+/** A page of the console's book table, newest change first, with its filters. */
+export async function listBooks(
+  deps: ConsoleDeps,
+  input: { page: number; size: number; q?: string; categoryId?: number; status?: 'finish' | 'serialize' },
+) {
+  const { page, size, q, categoryId, status } = input;
+  const { rows, total } = await deps.repo.listBooks({
+    q: q?.trim() || undefined,
+    categoryId,
+    status,
+    ...consoleWindow({ page, size }),
+  });
+  const list = rows.map((b) => ({
+    ...b,
+    publishStatus: b.publishStatus as BookStatus,
+    updatedAt: b.updatedAt.toISOString(),
+  }));
+  return { page, size, total, list };
+}
+
 export async function bookWithChapters(deps: ConsoleDeps, id: number) {
   const book = await deps.repo.book(id);
   if (!book) throw bookNotFound();
   const chapters = await deps.repo.chapters(id);
   return {
     ...bookView(book),
-    chapters: chapters.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })),
+    chapters: chapters.map((c) => ({
+      ...c,
+      publishAt: c.publishAt?.toISOString() ?? null,
+      createdAt: c.createdAt.toISOString(),
+    })),
   };
 }
 
@@ -211,5 +242,47 @@ export async function editChapter(
     return after;
   });
   deps.changed();
-  return saved;
+  if (!saved) throw chapterNotFound();
+  return { ...saved, publishAt: saved.publishAt?.toISOString() ?? null };
+}
+
+/** A stored image (a cover, an ad, a page) as WebP at a preview width; 404 when there is none. */
+export async function previewImage(
+  deps: { preview(imagePath: string, width: number): Promise<Buffer | undefined | null> },
+  input: { path: string; w: number },
+) {
+  const webp = await deps.preview(input.path, input.w);
+  if (!webp) throw notFound('图片不存在');
+  return webp;
+}
+
+/**
+ * A new cover from an uploaded picture: kept as an original under covers/uploads/, named by its content (a new cover
+ * is a new path, so no cache anywhere serves the old picture for it), and audited.
+ */
+export async function setCover(
+  deps: ConsoleDeps & { putOriginal(imagePath: string, bytes: Buffer): Promise<unknown> },
+  input: { id: number; receive(): Promise<{ file: Buffer }>; editor: Editor },
+) {
+  // A missing book is told before the upload is read.
+  if (!(await deps.repo.book(input.id))) throw bookNotFound();
+  const image = await readUploadedImage((await input.receive()).file, 'image');
+  const cover = `covers/uploads/${input.id}/${image.hash}.${image.ext}`;
+  await deps.putOriginal(cover, image.bytes);
+  const saved = await deps.repo.transaction(async (tx) => {
+    const before = await deps.repo.book(input.id, tx, true);
+    if (!before) throw bookNotFound();
+    await deps.repo.addImage(tx, { path: cover, width: image.width, height: image.height });
+    const after = await deps.repo.updateBook(tx, input.id, { cover, horiCover: cover });
+    await deps.audit(tx, {
+      ...input.editor,
+      action: 'book.cover',
+      target: `book:${input.id}`,
+      before: { cover: before.cover },
+      after: { cover },
+    });
+    return after;
+  });
+  deps.changed();
+  return { book: bookView(saved) };
 }

@@ -1,0 +1,33 @@
+// Every console call (/api/admin/), once: the server registers its routes from these entries and the console's
+// client (apps/admin/src/api.ts) takes its types from them. Tagged admin in the OpenAPI document.
+import { auditRoutes } from './audit.ts';
+import { booksRoutes } from './books.ts';
+import { homeRoutes } from './home.ts';
+import { importsRoutes } from './imports.ts';
+import { ordersRoutes } from './orders.ts';
+import { readersRoutes } from './readers.ts';
+import { sessionRoutes } from './session.ts';
+import { supportRoutes } from './support.ts';
+
+export * from './audit.ts';
+export * from './books.ts';
+export * from './common.ts';
+export * from './home.ts';
+export * from './imports.ts';
+export * from './orders.ts';
+export * from './readers.ts';
+export * from './session.ts';
+export * from './support.ts';
+
+export const adminRoutes = {
+  ...sessionRoutes,
+  ...auditRoutes,
+  ...booksRoutes,
+  ...importsRoutes,
+  ...homeRoutes,
+  ...ordersRoutes,
+  ...supportRoutes,
+  ...readersRoutes,
+} as const;
+export type AdminRoutes = typeof adminRoutes;
+export type AdminRouteName = keyof AdminRoutes;
