@@ -2,7 +2,7 @@
 # The Yueman server as a container image (docs/scaling.md): built in one stage, run from compiled code in the next,
 # as the unprivileged `node` user. Every setting is an environment variable (README.md, Configuration).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # Dependencies first, so a change of source code reuses this layer.
 COPY package.json package-lock.json ./
@@ -16,7 +16,7 @@ COPY . .
 # operator-cli.js, import-cli.js), then only what runs stays.
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # CJK glyphs for the demo library's drawn pages (not needed when DEMO_LIBRARY=false).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends fonts-noto-cjk \

@@ -8,8 +8,6 @@ const notCluster = ['apps/server/test/cluster/**', '**/node_modules/**'];
 
 export default defineConfig({
   test: {
-    // The AWS SDK warns on Node 20 that its releases from 2027 need Node 22: known (docs/decisions.md).
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     // The machines have 2 cores; both projects share this pool of workers.
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -1,4 +1,4 @@
-// The server's build: apps/server/src/main.ts -> apps/server/dist/main.js (ES modules, for Node 20), what `npm start`
+// The server's build: apps/server/src/main.ts -> apps/server/dist/main.js (ES modules, for Node 24), what `npm start`
 // runs. esbuild bundles our own TypeScript and @yueman/contract (TypeScript source, no build of its own); every npm
 // package stays an import that Node resolves from node_modules at run time, as it does under tsx (sharp, argon2 and
 // PGlite load native or wasm files next to themselves). A module loaded with `await import()` (the demo library's
@@ -109,7 +109,7 @@ export async function buildServer({ quiet = false } = {}) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     tsconfig: path.join(server, 'tsconfig.json'),
     sourcemap: true,
     sourcesContent: false,

@@ -1,10 +1,15 @@
 // `npm run operator -- …` and `npm run import -- …`: the command-line tool built beside the server
 // (apps/server/dist/<name>-cli.js), rebuilt first when a source is newer, as `npm start` does. Its exit code is ours.
+// On a Node older than package.json's `engines` it says which version it needs and stops, as `npm start` does.
+
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireNode } from './node-version.mjs';
 import { stale } from './stale.mjs';
+
+requireNode();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [name, ...args] = process.argv.slice(2);

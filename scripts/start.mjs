@@ -1,11 +1,16 @@
 // `npm start`: build the web app, the operators' console and the server when their sources are newer than their
 // builds, then run the built server (node apps/server/dist/main.js). `npm run dev`: the two apps' builds as above,
-// and the server's TypeScript through `tsx watch`, restarting on change.
+// and the server's TypeScript through `tsx watch`, restarting on change. On a Node older than package.json's
+// `engines` it says in one line which version it needs and stops (node-version.mjs).
+
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withServerMemoryEnv } from './memory-env.mjs';
+import { requireNode } from './node-version.mjs';
 import { stale } from './stale.mjs';
+
+requireNode();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const web = path.join(root, 'apps/web');

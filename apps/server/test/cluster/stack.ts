@@ -71,7 +71,6 @@ export async function startStack(count: number, extraEnv: Record<string, string>
       METRICS_TOKEN,
       REGISTER_PER_HOUR: '100000',
       LOG_LEVEL: 'warn',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       ...extraEnv,
     };
     const servers: ClusterServer[] = [];
