@@ -7,6 +7,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
 import { withServerMemoryEnv } from '../scripts/memory-env.mjs';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -100,6 +102,33 @@ export function runMain(main, stopping) {
       await cleanup();
       process.exit(1);
     });
+}
+
+/**
+ * A PostgreSQL test cluster of the machine's newest PostgreSQL (apps/server/test/pg-cluster.ts, stopped when the bench
+ * ends) with a new database `name`: its URL, and what `SHOW` answers for `server_version` and each of `shown`.
+ */
+export async function startBenchPostgres(name, shown = []) {
+  const { default: setup } = await tsImport('../apps/server/test/pg-cluster.ts', import.meta.url);
+  let adminUrl = '';
+  const teardown = await setup({
+    provide: (key, value) => {
+      if (key === 'pgUrl') adminUrl = value;
+    },
+  });
+  onCleanup(() => teardown?.());
+  if (!adminUrl) throw new Error('PostgreSQL is not installed here (/usr/lib/postgresql/*/bin)');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const settings = {};
+  for (const setting of ['server_version', ...shown]) {
+    settings[setting] = (await admin.query(`SHOW ${setting}`)).rows[0][setting];
+  }
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url, settings };
 }
 
 /** A new directory under the system's temporary directory, removed by the cleanup. */

@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { tsImport } from 'tsx/esm/api';
 import {
   envList,
@@ -20,6 +19,7 @@ import {
   onCleanup,
   resultsDir,
   runMain,
+  startBenchPostgres,
   startServer,
   stopChild,
   tempDir,
@@ -81,29 +81,16 @@ const coresText = (cpu, names) =>
 // ------------------------------------------------------------------------------------------- PostgreSQL
 
 async function startPostgres() {
-  const { default: setup } = await tsImport('../apps/server/test/pg-cluster.ts', import.meta.url);
-  let adminUrl = '';
-  const teardown = await setup({
-    provide: (key, value) => {
-      if (key === 'pgUrl') adminUrl = value;
-    },
-  });
-  onCleanup(() => teardown?.());
-  if (!adminUrl) throw new Error('PostgreSQL is not installed here (/usr/lib/postgresql/*/bin)');
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench_purchase');
-  const dataDirectory = (await admin.query('SHOW data_directory')).rows[0].data_directory;
-  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
-  const socketDir = (await admin.query('SHOW unix_socket_directories')).rows[0].unix_socket_directories
-    .split(',')[0]
-    .trim();
-  await admin.end();
+  const { url, settings: shown } = await startBenchPostgres('bench_purchase', [
+    'data_directory',
+    'unix_socket_directories',
+  ]);
+  const dataDirectory = shown.data_directory;
+  const version = shown.server_version;
+  const socketDir = shown.unix_socket_directories.split(',')[0].trim();
   const postmasterPid = Number(
     readFileSync(path.join(dataDirectory, 'postmaster.pid'), 'utf8').split('\n')[0],
   );
-  const url = new URL(adminUrl);
-  url.pathname = '/bench_purchase';
   // The pgbench of the cluster's own PostgreSQL (the newest installed, as pg-cluster.ts starts), else Debian's wrapper.
   const versions = existsSync('/usr/lib/postgresql')
     ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a))

@@ -23,6 +23,7 @@ import {
   onCleanup,
   root,
   runMain,
+  startBenchPostgres,
   startServer,
   stopChild,
   tempDir,
@@ -41,23 +42,8 @@ const AIM = 0.8;
 const data = await tsImport('./purchase-data.ts', import.meta.url);
 
 async function startPostgres() {
-  const { default: setup } = await tsImport('../apps/server/test/pg-cluster.ts', import.meta.url);
-  let adminUrl = '';
-  const teardown = await setup({
-    provide: (key, value) => {
-      if (key === 'pgUrl') adminUrl = value;
-    },
-  });
-  onCleanup(() => teardown?.());
-  if (!adminUrl) throw new Error('PostgreSQL is not installed here (/usr/lib/postgresql/*/bin)');
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE bench_uncached');
-  const version = (await admin.query('SHOW server_version')).rows[0].server_version;
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = '/bench_uncached';
-  return { url: url.href, version };
+  const { url, settings: shown } = await startBenchPostgres('bench_uncached');
+  return { url: url.href, version: shown.server_version };
 }
 
 /** A request of `method` to `port` with the reader's cookie: status and parsed JSON. */
