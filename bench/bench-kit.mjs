@@ -156,6 +156,26 @@ export async function stopChild(child, signal = 'SIGTERM', ms = 15_000) {
   }
 }
 
+/**
+ * Runs `command` with `args` and resolves with its exit code and its stdout and stderr together (a load generator,
+ * pgbench); stopped if the bench ends first.
+ */
+export function runCollecting(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    onCleanup(() => stopChild(child, 'SIGTERM', 5000));
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
 /** Polls until `check` resolves true; fails early when the child exits, with the end of its log. */
 export async function waitUntil(what, child, logFile, timeoutMs, check) {
   const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,3 @@
-// `npm run bench:purchase`: chapter purchases per second through the HTTP API (POST /api/book/chapter/buy),
-// on PostgreSQL against pgbench sending the same SQL statements the server sends for a purchase (captured from
-// the server's code) at the same concurrency on the same database, and on PGlite. Every request is a real
-// purchase: many readers with sessions and coins, and a distinct (reader, chapter) pair per request. See
-// bench/README.md.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,12 +10,11 @@ import {
   fmt,
   loadSettings,
   machine,
-  onCleanup,
   resultsDir,
+  runCollecting,
   runMain,
   startBenchPostgres,
   startServer,
-  stopChild,
   tempDir,
   writeResults,
 } from './bench-kit.mjs';
@@ -215,7 +208,7 @@ async function measureApi(label, port, sequence, pids) {
 
 // ------------------------------------------------------------------------------------------- pgbench
 
-function runPgbench(pgInfo, scriptFile, seconds, defines) {
+async function runPgbench(pgInfo, scriptFile, seconds, defines) {
   const args = [
     '-n', // no vacuum of pgbench's own tables: there are none
     '-M',
@@ -237,27 +230,14 @@ function runPgbench(pgInfo, scriptFile, seconds, defines) {
     ...Object.entries(defines).flatMap(([k, v]) => ['-D', `${k}=${v}`]),
     'bench_purchase',
   ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(pgInfo.pgbench, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    onCleanup(() => stopChild(child, 'SIGTERM', 5000));
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`pgbench exited ${code}:\n${out}`));
-      const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
-      const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
-      const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
-      const processed = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
-      if (!Number.isFinite(tps)) return reject(new Error(`no tps in pgbench output:\n${out}`));
-      resolve({ tps, latencyAvgMs: latency, failed, transactions: processed, output: out });
-    });
-  });
+  const { code, out } = await runCollecting(pgInfo.pgbench, args);
+  if (code !== 0) throw new Error(`pgbench exited ${code}:\n${out}`);
+  const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out)?.[1]);
+  const latency = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
+  const failed = Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0);
+  const processed = Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]);
+  if (!Number.isFinite(tps)) throw new Error(`no tps in pgbench output:\n${out}`);
+  return { tps, latencyAvgMs: latency, failed, transactions: processed, output: out };
 }
 
 async function measurePgbench(pgInfo, scriptFile, defines, pids) {

@@ -22,6 +22,7 @@ import {
   machine,
   onCleanup,
   root,
+  runCollecting,
   runMain,
   startBenchPostgres,
   startServer,
@@ -95,32 +96,16 @@ request = function()
 end
 ${DONE}`;
 
-function runWrk(script, url, seconds) {
-  return new Promise((resolve, reject) => {
-    const args = [`-t${settings.threads}`, `-c${settings.connections}`, `-d${seconds}s`, '--timeout', '10s'];
-    const child = spawn(process.env.WRK ?? 'wrk', [...args, '-s', script, url], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = /WRK_JSON (\{.*\})/.exec(out)?.[1];
-      if (code !== 0 || !line) return reject(new Error(`wrk ${args.join(' ')} ${url} failed: ${out}`));
-      const w = JSON.parse(line);
-      if (w.errors > 0 || w.status > 0 || w.requests === 0) {
-        return reject(
-          new Error(`wrk ${url}: ${w.requests} answers, ${w.errors} errors, ${w.status} not 2xx`),
-        );
-      }
-      resolve({ reqPerSec: w.requests / (w.durationUs / 1e6), requests: w.requests, p99Ms: w.p99Us / 1000 });
-    });
-  });
+async function runWrk(script, url, seconds) {
+  const args = [`-t${settings.threads}`, `-c${settings.connections}`, `-d${seconds}s`, '--timeout', '10s'];
+  const { code, out } = await runCollecting(process.env.WRK ?? 'wrk', [...args, '-s', script, url]);
+  const line = /WRK_JSON (\{.*\})/.exec(out)?.[1];
+  if (code !== 0 || !line) throw new Error(`wrk ${args.join(' ')} ${url} failed: ${out}`);
+  const w = JSON.parse(line);
+  if (w.errors > 0 || w.status > 0 || w.requests === 0) {
+    throw new Error(`wrk ${url}: ${w.requests} answers, ${w.errors} errors, ${w.status} not 2xx`);
+  }
+  return { reqPerSec: w.requests / (w.durationUs / 1e6), requests: w.requests, p99Ms: w.p99Us / 1000 };
 }
 
 // ---------------------------------------------------------------------------------------------------- main
