@@ -43,7 +43,7 @@ export const HomeSkeleton: ScreenSkeleton = ({ children }) => (
     head={
       <header className="sk-home-head">
         <span className="sk-home-logo">阅漫</span>
-        <Link to={searchPath()} className="sk-home-search" aria-label="搜索">
+        <Link to={searchPath()} className="sk-home-search" aria-label="搜索书名或作者">
           <span className="icon-search" aria-hidden />
           书名或作者
         </Link>

@@ -81,7 +81,7 @@ export default function HomePage() {
     <main className="page home">
       <header className="home-head">
         <span className="home-logo">阅漫</span>
-        <Link to={searchPath()} className="home-search" aria-label="搜索">
+        <Link to={searchPath()} className="home-search" aria-label="搜索书名或作者">
           <span className="icon-search" aria-hidden />
           书名或作者
         </Link>
