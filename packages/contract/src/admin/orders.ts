@@ -148,12 +148,13 @@ export const RevenueSums = Type.Object({
 });
 export type RevenueSums = Static<typeof RevenueSums>;
 
+/** Coin packs, VIP, and both: the three sums every revenue row and the total give. */
+const revenueByKind = { coin: RevenueSums, vip: RevenueSums, all: RevenueSums };
+
 export const RevenueRow = Type.Object({
   branchId: Type.Integer(),
   branchName: Type.String(),
-  coin: RevenueSums,
-  vip: RevenueSums,
-  all: RevenueSums,
+  ...revenueByKind,
 });
 export type RevenueRow = Static<typeof RevenueRow>;
 
@@ -163,7 +164,7 @@ export const Revenue = Type.Object({
   to: Type.String(),
   days: Type.Integer(),
   rows: Type.Array(RevenueRow),
-  total: Type.Object({ coin: RevenueSums, vip: RevenueSums, all: RevenueSums }),
+  total: Type.Object(revenueByKind),
 });
 export type Revenue = Static<typeof Revenue>;
 
