@@ -3,7 +3,7 @@
 // check's SYSTEM_DEPS_DPKG_QUERY (a stand-in for dpkg-query), and the check runs as a user who is not root, so
 // nothing is ever installed or removed here. Nothing here touches a database: it runs in the PGlite project only.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,17 +26,37 @@ function fakeDpkgQuery(absent: string[]): string {
   return file;
 }
 
+const asRoot = process.getuid?.() === 0;
+
+/**
+ * Where the check runs from: the repository's own script and this Node, or, when the tests run as root, copies of
+ * both that nobody can read. CI runs as root with Node kept under root's home (mode 700) and may clone there too.
+ */
+function runnable(): { node: string; check: string; cwd: string } {
+  if (!asRoot) return { node: process.execPath, check: script, cwd: root };
+  const scripts = path.join(dir, 'scripts');
+  mkdirSync(scripts, { recursive: true });
+  for (const name of ['scripts/system-deps.mjs', 'scripts/node-version.mjs', 'package.json'])
+    copyFileSync(path.join(root, name), path.join(dir, name));
+  const node = path.join(dir, 'node');
+  if (!existsSync(node)) copyFileSync(process.execPath, node);
+  chmodSync(scripts, 0o755);
+  chmodSync(node, 0o755);
+  return { node, check: path.join(scripts, 'system-deps.mjs'), cwd: dir };
+}
+
 /** The check as `npm test` runs it, as a user who is not root (nobody, when the tests run as root). */
-function runCheck(env: Record<string, string>, node = process.execPath) {
-  const asRoot = process.getuid?.() === 0;
+function runCheck(env: Record<string, string>) {
+  const { node, check, cwd } = runnable();
   const started = performance.now();
-  const r = spawnSync(node, [script], {
-    cwd: root,
+  const r = spawnSync(node, [check], {
+    cwd,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...env },
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     timeout: 30_000,
   });
+  if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - started };
 }
 
