@@ -1,7 +1,7 @@
-// The OpenAPI document the server serves at /api/docs (docs/api.md, "The OpenAPI document"), derived from the
-// contract's route entries: an entry's name is its operationId; its tag, session and refusals become the operation's
-// tag, security and error answers. Routes that are not calls (the web app's pages, the console's, the cashier's)
-// hide themselves from it.
+// The OpenAPI document the server serves at /api/docs (docs/api.md section 10), derived from the contract's route
+// entries: an entry's name is its operationId; its tag, session and refusals become the operation's tag, security
+// and error answers. Routes that are not calls (the web app's pages, the console's, the cashier's) hide themselves
+// from it.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { type Area, gatewayRoutes, type Method, type RouteSpec, routes } from '@yueman/contract';
 import { adminRoutes } from '@yueman/contract/admin';
