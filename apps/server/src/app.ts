@@ -25,6 +25,7 @@ import { frameworkError, registerErrorHandler } from './shared/error-handler.ts'
 import { registerInputGuard } from './shared/input-guard.ts';
 import { registerLimits } from './shared/limiter-store.ts';
 import { MemoryAccount } from './shared/memory-account.ts';
+import { refusalSchemas, swaggerOptions } from './shared/openapi.ts';
 import { registerOriginCheck } from './shared/origin-check.ts';
 import { registerSecurityHeaders, securityHeaders } from './shared/security-headers.ts';
 import { StaticAnswers } from './shared/static-answers.ts';
@@ -124,11 +125,9 @@ export async function buildApp({
   // Before anything reads a body or the database: a write on a nearly full disk is refused at once.
   if (diskGuard) registerDiskGuard(app, diskGuard);
   registerInputGuard(app);
-  await app.register(swagger, {
-    openapi: {
-      info: { title: '阅漫 API', version: '1.0.0', description: 'See docs/api.md in the repository' },
-    },
-  });
+  await app.register(swagger, swaggerOptions(config.publicOrigin));
+  // The refusals every operation's error answers name (shared/openapi.ts), each once in the document.
+  for (const schema of refusalSchemas) app.addSchema(schema);
   await app.register(cookie);
   registerOriginCheck(app, new Set(config.trustedOrigins));
   await app.register(formbody);

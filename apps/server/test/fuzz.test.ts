@@ -117,6 +117,16 @@ function routesOf(doc: { paths: Record<string, Record<string, { parameters?: Par
   ] as const) {
     routes.push({ method, path, parameters: [tradeNo] });
   }
+  // Nor the pages and the catch-alls that answer an unknown call (modules/web).
+  const rest: Parameter = { in: 'path', name: '*' };
+  routes.push(
+    { method: 'GET', path: '/', parameters: [] },
+    { method: 'GET', path: '/{*}', parameters: [rest] },
+  );
+  routes.push({ method: 'GET', path: '/admin{*}', parameters: [rest] });
+  for (const method of ['GET', 'HEAD', 'TRACE', 'DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY']) {
+    routes.push({ method, path: '/api', parameters: [] }, { method, path: '/api/{*}', parameters: [rest] });
+  }
   return routes;
 }
 

@@ -48,6 +48,11 @@ import { BuyChapterQuery, BuyChapterResult, ConsumptionPage, ConsumptionQuery } 
 
 export type Method = 'GET' | 'POST';
 
+/** The areas of the API, each a tag of the OpenAPI document. */
+export type Area = 'catalogue' | 'account' | 'money' | 'payments' | 'support' | 'admin';
+/** A refusal a call documents beyond those of its kind (RouteSpec.refusals). */
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429;
+
 export interface RouteSpec {
   method: Method | readonly Method[];
   /** Fastify's path syntax: `:name` is a path parameter. */
@@ -57,9 +62,26 @@ export interface RouteSpec {
    * The web app sends each to its base (runtime config staticApiBase / dynamicApiBase).
    */
   base: 'static' | 'dynamic';
-  /** The module that answers it, and the OpenAPI document's group. */
-  tag: 'catalog' | 'users' | 'wallet' | 'payments' | 'support' | 'admin';
+  /** The area it belongs to: the OpenAPI document's tag. */
+  tag: Area;
+  /** What it does, in Chinese: the OpenAPI document's summary. */
   summary: string;
+  /**
+   * The session it reads. none: it needs none (static calls never look; the console's login, the gateways'
+   * notifications); optional: a reader's `sid` when the request has one, a visitor's answer without; required: 401
+   * without one (a reader's `sid`, or on a console call an operator's `yadm`). Left out: none for static calls,
+   * required for the console's, optional for the other dynamic calls.
+   */
+  session?: 'none' | 'optional' | 'required';
+  /**
+   * The refusals (HTTP status, the same number as the envelope's code) its handler or its limits answer, beyond
+   * those every call of its kind can: 400 for the input it validates, 401 without a required session, 403 on a POST
+   * from another site or a session the identity headers contradict, 413 and 415 for a body too large or of another
+   * type (docs/api.md, "Envelope and codes"). Which roles reach a console call is the server's to say.
+   */
+  refusals?: readonly RefusalStatus[];
+  /** A navigation the call may answer with a redirect (302) instead of its envelope: where it goes. */
+  redirect?: string;
   params?: TSchema;
   querystring?: TSchema;
   /**
@@ -93,69 +115,72 @@ export const routes = {
   // catalog
   homeIndex: route({
     ...routePaths.homeIndex,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '首页',
     data: HomeIndex,
   }),
   category: route({
     ...routePaths.category,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '分类与连载状态',
     data: CategoryResponse,
   }),
   queryBooks: route({
     ...routePaths.queryBooks,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '按状态和分类查询',
     params: QueryParams,
     data: ListResponse,
   }),
   updatedBooks: route({
     ...routePaths.updatedBooks,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '最近更新',
     params: PageParams,
     data: ListResponse,
   }),
   showcase: route({
     ...routePaths.showcase,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '橱窗列表',
     params: ShowcaseParams,
     data: ListResponse,
   }),
   bookDetail: route({
     ...routePaths.bookDetail,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '书籍详情',
     params: BookIdParams,
+    refusals: [404],
     data: BookDetail,
   }),
   // The spec sends bookId in the query and in the form body; either is accepted, and the body may be absent.
   chapterList: route({
     ...routePaths.chapterList,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '章节目录（含 alreadyBuy）',
     querystring: Type.Partial(ChapterListQuery),
     formBody: Type.Partial(ChapterListQuery),
+    refusals: [404],
     data: Type.Array(ChapterItem),
   }),
   readChapter: route({
     ...routePaths.readChapter,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '阅读章节',
     querystring: ReadChapterQuery,
+    refusals: [404],
     data: ChapterInfo,
   }),
   initSearch: route({
     ...routePaths.initSearch,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '热门搜索',
     data: InitSearch,
   }),
   search: route({
     ...routePaths.search,
-    tag: 'catalog',
+    tag: 'catalogue',
     summary: '按书名或作者搜索',
     querystring: SearchQuery,
     data: SearchBooks,
@@ -164,66 +189,75 @@ export const routes = {
   // users
   register: route({
     ...routePaths.register,
-    tag: 'users',
+    tag: 'account',
     summary: '访客注册',
     querystring: RegisterQuery,
+    refusals: [429],
     data: UserInfo,
   }),
   userInfo: route({
     ...routePaths.userInfo,
-    tag: 'users',
+    tag: 'account',
     summary: '用户信息',
+    session: 'required',
     data: UserInfo,
   }),
   userFromMark: route({
     ...routePaths.userFromMark,
-    tag: 'users',
+    tag: 'account',
     summary: '首次访问上报',
     querystring: UserFromMarkQuery,
     data: UserFromMark,
   }),
   login: route({
     ...routePaths.login,
-    tag: 'users',
+    tag: 'account',
     summary: '登录（账号或手机号）',
     querystring: LoginQuery,
+    refusals: [429],
     data: UserInfo,
   }),
   bindMobile: route({
     ...routePaths.bindMobile,
-    tag: 'users',
+    tag: 'account',
     summary: '绑定手机号',
     querystring: BindMobileQuery,
+    session: 'required',
+    refusals: [429],
     data: UserInfo,
   }),
   modifyPwd: route({
     ...routePaths.modifyPwd,
-    tag: 'users',
+    tag: 'account',
     summary: '修改密码',
     querystring: ModifyPwdQuery,
+    session: 'required',
     data: Type.Null(),
   }),
   findAccount: route({
     ...routePaths.findAccount,
-    tag: 'users',
+    tag: 'account',
     summary: '按充值日期、商户订单号和支付金额找回账号',
     querystring: FindAccountQuery,
+    refusals: [429],
     data: FoundAccount,
   }),
 
   // wallet
   buyChapter: route({
     ...routePaths.buyChapter,
-    tag: 'wallet',
+    tag: 'money',
     summary: '购买章节（价格取自数据库；阅币不足时 code 999）',
     querystring: BuyChapterQuery,
+    refusals: [404],
     data: BuyChapterResult,
   }),
   consumption: route({
     ...routePaths.consumption,
-    tag: 'wallet',
+    tag: 'money',
     summary: '消费记录（充值、赠送、购买章节、开通VIP），每页 20 条，最新在前',
     querystring: ConsumptionQuery,
+    session: 'required',
     data: ConsumptionPage,
   }),
 
@@ -233,12 +267,14 @@ export const routes = {
     tag: 'payments',
     summary: '充值中心',
     querystring: RechargeQuery,
+    session: 'required',
     data: RechargeResponse,
   }),
   lastPaidOrder: route({
     ...routePaths.lastPaidOrder,
     tag: 'payments',
     summary: '最近一笔已支付订单（商户订单号）',
+    session: 'required',
     data: LastPaidOrder,
   }),
   // Navigated to for web channels (302 to the cashier), fetched for app channels (this envelope).
@@ -247,6 +283,9 @@ export const routes = {
     tag: 'payments',
     summary: '发起支付：网页通道 302 到收银台，App 通道返回 JSON',
     querystring: PayApplyQuery,
+    session: 'required',
+    refusals: [429],
+    redirect: '网页通道的收银台',
     data: PayApplyApp,
   }),
   // Spec: defined, use not shown. The same order as pay apply, always answered as JSON.
@@ -255,6 +294,8 @@ export const routes = {
     tag: 'payments',
     summary: '下单（按金额匹配套餐），返回收银台地址',
     querystring: PayPayQuery,
+    session: 'required',
+    refusals: [429],
     data: PayApplyApp,
   }),
 
@@ -283,30 +324,36 @@ export const routes = {
   // reading progress and hand-off (past the spec)
   saveProgress: route({
     ...routePaths.saveProgress,
-    tag: 'users',
+    tag: 'account',
     summary: '保存阅读进度（按阅读时间，后写入者胜）',
     body: SaveProgressBody,
+    session: 'required',
+    refusals: [404, 429],
     data: ReadingProgress,
   }),
   readingProgress: route({
     ...routePaths.readingProgress,
-    tag: 'users',
+    tag: 'account',
     summary: '阅读进度：一本书的，或最近的全部',
     querystring: ProgressQuery,
+    session: 'required',
     data: ProgressList,
   }),
   handoff: route({
     ...routePaths.handoff,
-    tag: 'users',
+    tag: 'account',
     summary: '一次性链接：在系统浏览器中继续当前账号（10 分钟，仅一次）',
     querystring: HandoffQuery,
+    session: 'required',
+    refusals: [429],
     data: HandoffLink,
   }),
   redeemHandoff: route({
     ...routePaths.redeemHandoff,
-    tag: 'users',
+    tag: 'account',
     summary: '使用一次性链接：本浏览器登录该账号（链接失效则 400）',
     body: RedeemHandoffBody,
+    refusals: [429],
     data: UserInfo,
   }),
 } as const;

@@ -98,6 +98,7 @@ export const booksRoutes = {
     url: '/api/admin/books/:id',
     summary: '书籍与章节',
     params: IdParams,
+    refusals: [404],
     data: BookWithChapters,
   }),
   editBook: adminRoute({
@@ -115,6 +116,7 @@ export const booksRoutes = {
       vipFree: Type.Optional(Type.Boolean()),
       published: Type.Optional(Type.Boolean()),
     }),
+    refusals: [404, 409],
     data: Book,
   }),
   deleteBook: adminRoute({
@@ -122,6 +124,7 @@ export const booksRoutes = {
     url: '/api/admin/books/:id/delete',
     summary: '删除书籍（连同章节；有读者购买或消费过的书不能删除，可下架）',
     params: IdParams,
+    refusals: [404, 409],
     data: Type.Null(),
   }),
   priceBook: adminRoute({
@@ -130,6 +133,7 @@ export const booksRoutes = {
     summary: '批量定价：前 N 章免费，其后每章 P 阅币',
     params: IdParams,
     body: Type.Object({ freeChapters: Type.Integer({ minimum: 0, maximum: 100_000 }), price: Price }),
+    refusals: [404],
     data: BookWithChapters,
   }),
   editChapter: adminRoute({
@@ -145,6 +149,7 @@ export const booksRoutes = {
       },
       { minProperties: 1 },
     ),
+    refusals: [404],
     data: Type.Object({
       number: Type.Integer(),
       title: Type.String(),
@@ -158,6 +163,7 @@ export const booksRoutes = {
     summary: '上传封面（multipart：image 为 PNG/JPEG/WebP，≤ 10 MB）',
     params: IdParams,
     multipart: Type.Object({ image: Binary }),
+    refusals: [404],
     data: Type.Object({ book: Book }),
   }),
   image: adminRoute({
@@ -171,6 +177,7 @@ export const booksRoutes = {
       }),
     }),
     produces: 'image/webp',
+    refusals: [404],
     data: Bytes,
   }),
 } as const;

@@ -109,6 +109,7 @@ export const homeRoutes = {
     summary: '修改广告',
     params: IdParams,
     body: Type.Partial(AdBody),
+    refusals: [404],
     data: Type.Object({ ad: Ad }),
   }),
   deleteAd: adminRoute({
@@ -116,6 +117,7 @@ export const homeRoutes = {
     url: '/api/admin/ads/:id/delete',
     summary: '删除广告',
     params: IdParams,
+    refusals: [404],
     data: Type.Null(),
   }),
 } as const;

@@ -83,6 +83,7 @@ export const importsRoutes = {
     url: '/api/admin/imports/:id',
     summary: '一次导入的进度与结果',
     params: IdParams,
+    refusals: [404],
     data: Type.Object({ import: ImportJob }),
   }),
 } as const;

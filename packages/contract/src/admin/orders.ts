@@ -191,6 +191,7 @@ export const ordersRoutes = {
     url: '/api/admin/orders/:orderNo',
     summary: '订单的完整经过：订单、读者、事件（含网关报文）、退款、账本',
     params: Type.Object({ orderNo: OrderNo }),
+    refusals: [404],
     data: OrderStory,
   }),
   orderById: adminRoute({
@@ -198,6 +199,7 @@ export const ordersRoutes = {
     url: '/api/admin/orders/by-id/:id',
     summary: '订单的完整经过，按订单 ID（列表中订单号部分隐藏的角色由此打开）',
     params: Type.Object({ id: AdminId }),
+    refusals: [404],
     data: OrderStory,
   }),
   revenue: adminRoute({
@@ -217,6 +219,7 @@ export const ordersRoutes = {
       reason: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
       requestId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
     }),
+    refusals: [404],
     data: Type.Object({ refund: Refund }),
   }),
 } as const;

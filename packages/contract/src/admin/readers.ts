@@ -29,6 +29,7 @@ export const readersRoutes = {
       userId: Type.Optional(AdminId),
       account: Type.Optional(Type.String({ maxLength: 64 })),
     }),
+    refusals: [404],
     data: Reader,
   }),
   resetReaderPassword: adminRoute({
@@ -37,6 +38,7 @@ export const readersRoutes = {
     summary: '重置读者密码（须填原因，记入操作日志；新密码只显示这一次）',
     params: Type.Object({ userId: AdminId }),
     body: Type.Object({ reason: Type.String({ maxLength: 200 }) }),
+    refusals: [404],
     data: ReaderReset,
   }),
 } as const;

@@ -40,6 +40,8 @@ export const sessionRoutes = {
     url: '/api/admin/login',
     summary: '操作员登录',
     body: Type.Object({ name: Type.String({ maxLength: 64 }), password: Type.String({ maxLength: 128 }) }),
+    session: 'none',
+    refusals: [401, 429],
     data: Operator,
   }),
   logout: adminRoute({ method: 'POST', url: '/api/admin/logout', summary: '退出登录', data: Type.Null() }),
@@ -66,6 +68,7 @@ export const sessionRoutes = {
       { role: Type.Optional(Role), disabled: Type.Optional(Type.Boolean()) },
       { minProperties: 1 },
     ),
+    refusals: [404],
     data: Operator,
   }),
   resetOperatorPassword: adminRoute({
@@ -73,6 +76,7 @@ export const sessionRoutes = {
     url: '/api/admin/operators/:id/password',
     summary: '重置操作员密码（新密码只显示这一次）',
     params: IdParams,
+    refusals: [404],
     data: NewPassword,
   }),
 } as const;

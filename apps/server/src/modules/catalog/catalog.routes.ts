@@ -22,10 +22,12 @@ export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogD
 
   r.route({ ...contractRoute(routes.homeIndex), handler: async () => ok(await catalog.homeIndex(deps)) });
   r.route({ ...contractRoute(routes.category), handler: async () => ok(await catalog.categoryList(deps)) });
-  r.route({
-    ...contractRoute(routes.queryBooks),
-    handler: async (req) => ok(await catalog.queryBooks(deps, req.params)),
-  });
+  for (const method of routes.queryBooks.method) {
+    r.route({
+      ...contractRoute(routes.queryBooks, { method }),
+      handler: async (req) => ok(await catalog.queryBooks(deps, req.params)),
+    });
+  }
   r.route({
     ...contractRoute(routes.updatedBooks),
     handler: async (req) => ok(await catalog.updatedBooks(deps, req.params)),

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { type AppType, PayNotifyParams, routes } from '@yueman/contract';
+import { type AppType, gatewayRoutes, routes } from '@yueman/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { branchIdFrom, visitorIdFrom } from '../../shared/attribution.ts';
 import { contractRoute } from '../../shared/contract-route.ts';
@@ -105,16 +105,9 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      '/api/pay/notify/:channel',
-      {
-        schema: {
-          tags: ['payments'],
-          summary: '支付网关异步通知（服务器对服务器）',
-          params: PayNotifyParams,
-        },
-      },
-      async (req, reply) => {
+    scope.withTypeProvider<TypeBoxTypeProvider>().route({
+      ...contractRoute(gatewayRoutes.payNotify),
+      handler: async (req, reply) => {
         const { outcome, ack } = await handleNotification(deps, {
           channel: req.params.channel,
           headers: req.headers,
@@ -122,8 +115,12 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
           log: req.log,
         });
         deps.count?.({ event: 'pay-notification', outcome });
-        return reply.code(ack.status).type(ack.contentType).send(ack.body);
+        // The gateway's own status and format: the entry types only its usual answer (200 and text).
+        return reply
+          .code(ack.status as 200)
+          .type(ack.contentType)
+          .send(ack.body);
       },
-    );
+    });
   });
 }

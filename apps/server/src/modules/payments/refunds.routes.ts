@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { gatewayRoutes } from '@yueman/contract';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { contractRoute } from '../../shared/contract-route.ts';
 import type { PaymentsDeps } from './payments.service.ts';
 import { handleRefundNotification } from './refunds.service.ts';
 
@@ -12,24 +13,21 @@ export async function refundsRoutes(app: FastifyInstance, deps: PaymentsDeps) {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      '/api/pay/notify/:channel/refund',
-      {
-        schema: {
-          tags: ['payments'],
-          summary: '支付网关的退款结果通知（服务器对服务器）',
-          params: Type.Object({ channel: Type.String({ maxLength: 32 }) }),
-        },
-      },
-      async (req, reply) => {
+    scope.withTypeProvider<TypeBoxTypeProvider>().route({
+      ...contractRoute(gatewayRoutes.refundNotify),
+      handler: async (req, reply) => {
         const { ack } = await handleRefundNotification(deps, {
           channel: req.params.channel,
           headers: req.headers,
           body: typeof req.body === 'string' ? req.body : '',
           log: req.log,
         });
-        return reply.code(ack.status).type(ack.contentType).send(ack.body);
+        // The gateway's own status and format: the entry types only its usual answer (200 and text).
+        return reply
+          .code(ack.status as 200)
+          .type(ack.contentType)
+          .send(ack.body);
       },
-    );
+    });
   });
 }

@@ -39,7 +39,8 @@ export async function adminRoutes(app: FastifyInstance, opts: { adminDist: strin
       .send(indexHtml);
   // One wildcard for /admin, /admin/ and below (the router ignores a trailing slash, so a second route would clash).
   // Relative asset URLs need the slash: /admin goes to /admin/.
-  app.get('/admin*', (req, reply) => {
+  // The console's pages, not calls: left out of the OpenAPI document.
+  app.get('/admin*', { schema: { hide: true } }, (req, reply) => {
     const { pathname, search } = new URL(req.url, 'http://x');
     return pathname === '/admin' ? reply.redirect(`/admin/${search}`) : sendConsole(reply);
   });

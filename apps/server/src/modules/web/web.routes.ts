@@ -101,7 +101,7 @@ export async function webRoutes(
   // /manifest.webmanifest?tgId=N once it knows the branch), so an app installed from a promotion link starts on it.
   if (existsSync(manifestFile)) {
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>;
-    app.get(`/${MANIFEST}`, (req, reply) =>
+    app.get(`/${MANIFEST}`, { schema: { hide: true } }, (req, reply) =>
       reply
         .header('Cache-Control', 'no-cache')
         .type('application/manifest+json; charset=utf-8')
@@ -130,19 +130,21 @@ export async function webRoutes(
     return reply.send(body);
   };
 
-  // WebP does not compress and index.html is small: these routes skip the compression hooks.
-  app.get('/', { compress: false }, (request, reply) => sendApp(request, reply));
-  app.get('/*', { compress: false }, async (request, reply) => {
+  // WebP does not compress and index.html is small: these routes skip the compression hooks. Pages and images, not
+  // calls: the OpenAPI document leaves them out, as it does the catch-alls that answer unknown calls below.
+  const page = { compress: false, schema: { hide: true } } as const;
+  app.get('/', page, (request, reply) => sendApp(request, reply));
+  app.get('/*', page, async (request, reply) => {
     // `/api` and `/api/` reach this route, not the one below (its wildcard needs a segment): calls, not pages.
     if (isApiPath(request.url)) throw apiNotFound();
     if (await opts.serveImage(request, reply)) return reply;
     return sendApp(request, reply);
   });
 
-  app.all('/api/*', async () => {
+  app.all('/api/*', { schema: { hide: true } }, async () => {
     throw apiNotFound();
   });
-  app.all('/api', async () => {
+  app.all('/api', { schema: { hide: true } }, async () => {
     throw apiNotFound();
   });
 }
