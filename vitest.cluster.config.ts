@@ -7,7 +7,7 @@ export default defineConfig({
     name: 'cluster',
     include: ['apps/server/test/cluster/**/*.test.ts'],
     environment: 'node',
-    globalSetup: ['apps/server/test/cluster/build.ts'],
+    globalSetup: ['apps/server/test/built-server.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 480_000,

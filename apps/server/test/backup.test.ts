@@ -73,7 +73,7 @@ describe.skipIf(dbKind === 'postgres')('backup and restore of the embedded datab
   it('backs up while purchases go on and /healthz answers, restores with the server stopped, reconciles', async () => {
     const dataDir = path.join(dir, 'data');
     const env = { DATA_DIR: dataDir };
-    server = await startServer(await freePort(), { ...env, ...serverEnv }, { built: true });
+    server = await startServer(await freePort(), { ...env, ...serverEnv });
     const { base } = server;
     const readers = await readersWithCoins(base, 4, payKey);
     const chapters = await pricedChaptersOverHttp(base);
@@ -195,7 +195,7 @@ describe.skipIf(dbKind === 'postgres')('backup and restore of the embedded datab
     expect(drift.rows).toHaveLength(1);
 
     // The restored data directory starts and serves the readers' purchases.
-    server = await startServer(await freePort(), { ...env, ...serverEnv }, { built: true });
+    server = await startServer(await freePort(), { ...env, ...serverEnv });
     const info = await fetch(`${server.base}/api/user/info`, {
       headers: { cookie: readers[1]?.cookie ?? '' },
     });
@@ -230,11 +230,11 @@ describe.skipIf(dbKind !== 'postgres' || !pgUrl)('PostgreSQL restore drill: pg_d
 
   it('restores into a new database with the same rows, sequences and a balanced ledger', async () => {
     const url = source?.url as string;
-    server = await startServer(
-      await freePort(),
-      { DATA_DIR: path.join(dir, 'data'), DATABASE_URL: url, ...serverEnv },
-      { built: true },
-    );
+    server = await startServer(await freePort(), {
+      DATA_DIR: path.join(dir, 'data'),
+      DATABASE_URL: url,
+      ...serverEnv,
+    });
     const readers = await readersWithCoins(server.base, 3, payKey);
     const chapters = await pricedChaptersOverHttp(server.base);
     for (const [n, r] of readers.entries())

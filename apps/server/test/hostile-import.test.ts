@@ -48,7 +48,7 @@ describe.skipIf(!dbAvailable)('a hostile archive uploaded to the real server', (
       await opened.close();
     }
     // The build `npm start` runs (npm run build before the tests, as for the other tests of the process).
-    server = await startServer(await freePort(), env, { built: true });
+    server = await startServer(await freePort(), env);
   }, 300_000);
   afterAll(async () => {
     server?.kill('SIGKILL');

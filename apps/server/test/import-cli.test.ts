@@ -190,11 +190,7 @@ describe.skipIf(dbKind === 'postgres')('npm run import', () => {
   describe('beside a running server', () => {
     let server: ServerProcess | undefined;
     beforeAll(async () => {
-      server = await startServer(
-        await freePort(),
-        { DATA_DIR: dataDir, DEMO_LIBRARY: 'false' },
-        { built: true },
-      );
+      server = await startServer(await freePort(), { DATA_DIR: dataDir, DEMO_LIBRARY: 'false' });
     }, 120_000);
     afterAll(async () => {
       if (server) for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');

@@ -22,7 +22,7 @@ describe.skipIf(dbKind === 'postgres')('an uploaded import across a server kille
   let server: ServerProcess | undefined;
   const env = () => ({ DATA_DIR: dataDir, DEMO_LIBRARY: 'false' });
   const start = async () => {
-    server = await startServer(await freePort(), env(), { built: true });
+    server = await startServer(await freePort(), env());
     return server;
   };
   const stop = (signal: NodeJS.Signals) => {

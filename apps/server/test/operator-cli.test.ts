@@ -99,11 +99,7 @@ describe.skipIf(dbKind === 'postgres')(
     let server: ServerProcess | undefined;
     beforeAll(async () => {
       dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-operator-live-'));
-      server = await startServer(
-        await freePort(),
-        { DATA_DIR: dataDir, WEB_CONCURRENCY: '2' },
-        { built: true },
-      );
+      server = await startServer(await freePort(), { DATA_DIR: dataDir, WEB_CONCURRENCY: '2' });
     }, 120_000);
     afterAll(async () => {
       if (server) for (const pid of childrenOf(server.pid)) process.kill(pid, 'SIGKILL');

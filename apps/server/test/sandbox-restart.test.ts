@@ -36,7 +36,7 @@ describe.skipIf(dbKind === 'postgres')(
         port,
         { DATA_DIR: dataDir, REGISTER_PER_HOUR: '10000', WEB_CONCURRENCY: '2' },
         // A first start draws the demo library: slow on a busy machine.
-        { built: true, readyMs: 240_000 },
+        { readyMs: 240_000 },
       );
       expect(childrenOf(server.pid)).toHaveLength(0);
       return server.base;

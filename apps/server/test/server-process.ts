@@ -5,8 +5,8 @@ import { connect, createServer } from 'node:net';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const main = path.join(root, 'apps/server/src/main.ts');
-const builtMain = path.join(root, 'apps/server/dist/main.js');
+/** The build `npm start` runs (made by `npm run build`, or by built-server.ts before the tests when stale). */
+export const builtMain = path.join(root, 'apps/server/dist/main.js');
 
 export interface ServerProcess {
   base: string;
@@ -42,12 +42,10 @@ export const freePort = () =>
 export async function startServer(
   port: number,
   env: Record<string, string>,
-  opts: { built?: boolean; readyMs?: number } = {},
+  opts: { readyMs?: number } = {},
 ): Promise<ServerProcess> {
-  // node itself, not the tsx wrapper: SIGKILL must hit the process that holds the database. `built`: the build
-  // `npm start` runs (apps/server/dist, made by npm run build), else the TypeScript sources through tsx.
-  const args = opts.built ? ['--enable-source-maps', builtMain] : ['--import', 'tsx', main];
-  const child = spawn(process.execPath, args, {
+  // node itself, as `npm start` runs it after its build: SIGKILL must hit the process that holds the database.
+  const child = spawn(process.execPath, ['--enable-source-maps', builtMain], {
     cwd: root,
     // One process unless a test asks for workers (WEB_CONCURRENCY defaults to every core with PostgreSQL).
     env: {

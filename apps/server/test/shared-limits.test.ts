@@ -197,7 +197,7 @@ describeDb('limits in the database every server shares', () => {
     } finally {
       await after.close();
     }
-  });
+  }, 120_000); // servers on a data directory of their own start slowly on a loaded machine
 
   it('removes counts whose window ended, in the limits sweeper', async () => {
     const { t, close } = await restarted(shared);
@@ -266,5 +266,5 @@ describe.skipIf(!hasRedis() || !dbAvailable)('limits in Redis (REDIS_URL)', () =
     } finally {
       await after.close();
     }
-  });
+  }, 120_000); // servers on a data directory of their own start slowly on a loaded machine
 });

@@ -22,8 +22,11 @@ export async function createTestApp(
     logger?: Parameters<typeof buildApp>[0]['logger'];
   } = {},
 ) {
-  const database = opts.db ? { db: opts.db, close: async () => undefined } : await createTestDatabase();
-  if (opts.seed !== false) await seedDemoLibrary(database.db);
+  const seed = opts.seed !== false;
+  const database = opts.db
+    ? { db: opts.db, close: async () => undefined }
+    : await createTestDatabase({ demo: seed });
+  if (seed && opts.db) await seedDemoLibrary(database.db);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, ...opts.env });
   // As main.ts does: the demo pictures are drawn when the demo library is on.

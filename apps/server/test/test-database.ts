@@ -1,9 +1,12 @@
-// One migrated, empty database per caller, on the driver the vitest project asks for (TEST_DB).
+// One migrated database per caller, empty or with the demo library, on the driver the vitest project asks for
+// (TEST_DB); each is a copy of a template the project's globalSetup made (pglite-templates.ts, pg-cluster.ts).
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../src/db/client.ts';
-import type {} from './pg-cluster.ts';
+import { pgTemplates } from './pg-cluster.ts';
+import type {} from './pglite-templates.ts';
 
 export type TestDatabase = OpenedDatabase & { url?: string };
 
@@ -37,9 +40,19 @@ async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh migrated database; close() releases it (and drops it on PostgreSQL). */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  if (dbKind === 'pglite') return openDatabase({ kind: 'pglite-memory' });
+// A test file's copies of the PGlite templates, read once (vitest gives each file its own modules).
+const pgliteTemplates: Partial<Record<'empty' | 'demo', Promise<Blob>>> = {};
+const pgliteTemplate = (kind: 'empty' | 'demo') =>
+  (pgliteTemplates[kind] ??= readFile(inject('pgliteTemplates')[kind]).then((bytes) => new Blob([bytes])));
+
+/**
+ * A fresh migrated database, empty or with the demo library seeded (`demo`); close() releases it (and drops it on
+ * PostgreSQL).
+ */
+export async function createTestDatabase({ demo = false }: { demo?: boolean } = {}): Promise<TestDatabase> {
+  const template = demo ? 'demo' : 'empty';
+  if (dbKind === 'pglite')
+    return openDatabase({ kind: 'pglite-memory', from: await pgliteTemplate(template) });
   if (!pgUrl) {
     throw new Error('No PostgreSQL test cluster: run in the server-postgres project, or use describeDb');
   }
@@ -47,7 +60,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const url = new URL(pgUrl);
   url.pathname = `/${name}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${pgTemplates[template]}"`));
   const drop = () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 
   let opened: OpenedDatabase;

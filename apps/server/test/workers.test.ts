@@ -29,17 +29,13 @@ describe.skipIf(dbKind !== 'postgres')('several server processes on one port (WE
   it('answers from every worker, replaces one that dies, and drains them all on SIGTERM', {
     timeout: 120_000,
   }, async () => {
-    server = await startServer(
-      await freePort(),
-      {
-        DATA_DIR: dataDir,
-        DATABASE_URL: pg.url as string,
-        WEB_CONCURRENCY: '2',
-        REGISTER_PER_HOUR: '10000',
-        LOG_LEVEL: 'info',
-      },
-      { built: true },
-    );
+    server = await startServer(await freePort(), {
+      DATA_DIR: dataDir,
+      DATABASE_URL: pg.url as string,
+      WEB_CONCURRENCY: '2',
+      REGISTER_PER_HOUR: '10000',
+      LOG_LEVEL: 'info',
+    });
     const { base, pid } = server;
     // /healthz answered from one worker; the other may still be starting, and one killed before it listened means
     // the server cannot start (workers.ts stops them all). So wait for the primary to see both listening.

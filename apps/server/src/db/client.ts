@@ -26,7 +26,11 @@ export interface OpenedDatabase {
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (err: Error) => void }
   | { kind: 'pglite'; dataDir: string }
-  | { kind: 'pglite-memory' };
+  /**
+   * In memory; `from` is a data directory PGlite dumped (dumpDataDir): the tests start each database from a migrated
+   * copy, since a PGlite without one runs initdb, seconds of work, every time.
+   */
+  | { kind: 'pglite-memory'; from?: Blob };
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -121,7 +125,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenedDataba
     await ownerOnly(dir);
     client = new DrizzlePGlite({ fs: new OwnerOnlyNodeFS(dir) });
   } else {
-    client = new DrizzlePGlite();
+    client = new DrizzlePGlite(target.from ? { loadDataDir: target.from } : {});
   }
   await client.waitReady;
   // After start-up, which fills the table with PGlite's array parsers: these replace some of them.

@@ -87,11 +87,7 @@ export async function startStack(count: number, extraEnv: Record<string, string>
     const start = async (server: ClusterServer) => {
       const port = Number(new URL(server.base).port);
       // Three first starts at once migrate and draw the demo library: slow on a busy machine.
-      server.process = await startServer(
-        port,
-        { ...env, DATA_DIR: server.dataDir },
-        { built: true, readyMs: 240_000 },
-      );
+      server.process = await startServer(port, { ...env, DATA_DIR: server.dataDir }, { readyMs: 240_000 });
     };
     // All at once, as a deployment starts them: they migrate and seed one database, once.
     await Promise.all(servers.map(start));

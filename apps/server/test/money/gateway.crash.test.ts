@@ -41,7 +41,7 @@ describeDb('a server killed while Alipay notifies payments', () => {
   });
 
   it('credits every order once after the restart, and balances', async () => {
-    server = await startServer(port, env(), { built: true });
+    server = await startServer(port, env());
     const base = server.base;
     const orders: { orderNo: string; userId: number }[] = [];
     for (let i = 0; i < READERS; i++) {
@@ -70,7 +70,7 @@ describeDb('a server killed while Alipay notifies payments', () => {
     expect(before).toBeLessThan(orders.length);
 
     // Alipay keeps sending what it never saw acknowledged (here, at once, and everything twice for good measure).
-    server = await startServer(port, env(), { built: true });
+    server = await startServer(port, env());
     const send = (orderNo: string) =>
       fetch(`${server?.base}/api/pay/notify/alipay`, {
         method: 'POST',
