@@ -7,7 +7,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeDb, type TestDatabase } from '../../../test/test-database.ts';
 import type { Database } from '../../db/client.ts';
 import { books, categories, chapters } from '../../db/schema/index.ts';
-import { seedDemoLibrary } from '../../seed/seed-demo.ts';
 import { seedScale } from '../../seed/seed-scale.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
@@ -75,9 +74,8 @@ describeDb('search index and list totals', () => {
   let db: Database;
 
   beforeAll(async () => {
-    test = await createTestDatabase();
+    test = await createTestDatabase({ demo: true });
     db = test.db;
-    await seedDemoLibrary(db);
     await seedScale(db, { books: 400, chaptersPerBook: 1 });
   });
   afterAll(async () => {
