@@ -2,7 +2,17 @@
 // that runs on success, failure and Ctrl-C, throwaway directories, child processes started and stopped, the
 // server on a fresh data directory, and the results files. CPU accounting is in cpu.mjs, nginx in nginx.mjs.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -264,6 +274,19 @@ export async function startServer({
   }
   port ??= await freePort();
   mkdirSync(workDir, { recursive: true });
+  const dataDir = path.join(workDir, 'data');
+  const demoCopy = process.env.BENCH_DEMO_DATA_DIR;
+  const serverEnv = { ...process.env, ...env };
+  // A smoke run (smoke.mjs) made one data directory with the demo library on the embedded database: a server of this
+  // build that would create the same starts from a copy, as a second start would, instead of running initdb and
+  // seeding the library again for every bench (15 s or more each on 2 cores). The figures of a smoke run mean
+  // nothing; a real run always starts fresh.
+  if (demoCopy && !main && !serverEnv.DATABASE_URL && (serverEnv.DEMO_LIBRARY ?? 'true') === 'true') {
+    if (!existsSync(dataDir)) {
+      cpSync(demoCopy, dataDir, { recursive: true });
+      console.log(`${indent}data directory: a copy of the smoke run's demo library`);
+    }
+  }
   const logFile = path.join(workDir, 'server.log');
   const logFd = openSync(logFile, 'a');
   const nodeArgs = ['--enable-source-maps'];
@@ -276,7 +299,7 @@ export async function startServer({
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: path.join(workDir, 'data'),
+      DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: process.env.NODE_ENV ?? 'production',
       ...(defaultConcurrency ? {} : { WEB_CONCURRENCY: '1' }),

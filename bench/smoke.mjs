@@ -45,6 +45,22 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/**
+ * One data directory with the demo library on the embedded database, made by starting the built server once: every
+ * bench's server that would make the same starts from a copy (bench-kit.mjs, startServer).
+ */
+async function demoDataDir() {
+  const { startServer } = await import('./bench-kit.mjs');
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'yueman-bench-smoke-demo-'));
+  const started = performance.now();
+  const server = await startServer({ workDir });
+  await server.stop();
+  console.log(
+    `bench:smoke: a demo data directory made in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  return path.join(workDir, 'data');
+}
+
 /** `npm run <name>` in a process group of its own (npm does not pass signals on), with its outcome. */
 function runScript(name) {
   return new Promise((resolve) => {
@@ -77,6 +93,7 @@ function runScript(name) {
 
 const outcomes = [];
 const startedAll = performance.now();
+process.env.BENCH_DEMO_DATA_DIR = await demoDataDir();
 for (const name of scripts) {
   console.log(`\n==> bench:smoke: npm run ${name}`);
   const run = await runScript(name);
@@ -93,6 +110,7 @@ for (const name of scripts) {
 }
 
 rmSync(resultsDir, { recursive: true, force: true });
+rmSync(path.dirname(process.env.BENCH_DEMO_DATA_DIR), { recursive: true, force: true });
 console.log(`\nbench:smoke, ${((performance.now() - startedAll) / 1000).toFixed(0)} s in all:`);
 for (const o of outcomes) {
   console.log(

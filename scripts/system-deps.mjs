@@ -23,7 +23,8 @@ export const pgRoot = '/usr/lib/postgresql';
 
 /** Debian packages the tests use, each with what needs it. */
 export const debianPackages = [
-  { name: 'chromium', why: 'the browser tests and bench:lighthouse' },
+  { name: 'chromium', why: 'bench:lighthouse and bench:next-chapter' },
+  { name: 'chromium-headless-shell', why: 'the browser tests' },
   { name: 'fonts-noto-cjk', why: 'Chinese text in the drawn demo pictures and the browser tests' },
   { name: 'nginx', why: 'the cluster test and the benchmarks' },
   { name: 'pgbouncer', why: 'the cluster test and the pgbouncer test' },

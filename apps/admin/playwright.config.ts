@@ -1,10 +1,11 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { chromiumArgs, headlessShellPath } from '../../scripts/chromium.mjs';
 import { dataDir, port, root } from './e2e/server-env.ts';
 
-// The console's browser tests: Debian's Chromium (no downloaded browser) at a desktop viewport against the real
-// server, started on a fresh data directory with the demo library (as apps/web/playwright.config.ts). The specs
-// create their operators with `npm run operator` against this server (e2e/operators.ts).
+// The console's browser tests: Debian's Chromium headless shell (no downloaded browser; scripts/chromium.mjs) at a
+// desktop viewport against the real server, started on a fresh data directory with the demo library (as
+// apps/web/playwright.config.ts). The specs create their operators with `npm run operator` against this server
+// (e2e/operators.ts).
 
 export default defineConfig({
   testDir: './e2e',
@@ -24,7 +25,7 @@ export default defineConfig({
     hasTouch: false,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    launchOptions: { executablePath: headlessShellPath, args: chromiumArgs },
   },
   webServer: {
     // What `npm start` runs: the built server (built first if a source is newer). Its log (pino JSON) goes to

@@ -1,8 +1,9 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../../scripts/chromium.mjs';
+import { chromiumArgs, headlessShellPath } from '../../scripts/chromium.mjs';
 
-// Browser tests drive Debian's Chromium (no downloaded browser) at a phone viewport against the real server,
-// started on a fresh data directory with the demo library (ARCHITECTURE.md, convention 8).
+// Browser tests drive Debian's Chromium headless shell (no downloaded browser; scripts/chromium.mjs) at a phone
+// viewport against the real server, started on a fresh data directory with the demo library (ARCHITECTURE.md,
+// convention 8).
 const port = Number(process.env.E2E_PORT ?? 18900);
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -29,7 +30,7 @@ export default defineConfig({
     timezoneId: 'Asia/Shanghai',
     userAgent:
       'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    launchOptions: { executablePath: headlessShellPath, args: chromiumArgs },
   },
   webServer: {
     // What `npm start` runs: the built server (built first if a source is newer, as when `npm run e2e` runs alone).

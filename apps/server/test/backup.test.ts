@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { rowsOf } from '../src/shared/rows.ts';
 import { runCli } from './cli-process.ts';
+import { putDatabase } from './data-dirs.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { pricedChaptersOverHttp, readersWithCoins } from './money/money-test-kit.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
@@ -72,6 +73,7 @@ describe.skipIf(dbKind === 'postgres')('backup and restore of the embedded datab
 
   it('backs up while purchases go on and /healthz answers, restores with the server stopped, reconciles', async () => {
     const dataDir = path.join(dir, 'data');
+    await putDatabase(dataDir, 'demo');
     const env = { DATA_DIR: dataDir };
     server = await startServer(await freePort(), { ...env, ...serverEnv });
     const { base } = server;
@@ -219,7 +221,7 @@ describe.skipIf(dbKind !== 'postgres' || !pgUrl)('PostgreSQL restore drill: pg_d
   };
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'yueman-pg-backup-'));
-    source = await createTestDatabase();
+    source = await createTestDatabase({ demo: true });
   });
   afterAll(async () => {
     server?.kill('SIGKILL');

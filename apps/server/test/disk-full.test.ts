@@ -7,6 +7,7 @@ import { mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { putDatabase } from './data-dirs.ts';
 import { until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
@@ -60,6 +61,7 @@ describe.skipIf(dbKind !== 'pglite' || mountRefused !== undefined)(
     it('refuses writes below the margin, keeps reads, /healthz and SIGTERM, and takes writes again when freed', {
       timeout: 300_000,
     }, async () => {
+      await putDatabase(dataDir);
       server = await startServer(
         await freePort(),
         {

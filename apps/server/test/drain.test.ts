@@ -2,12 +2,11 @@
 // ready, answers every request it took in full, then exits 0. Checked against the database afterwards: every buy
 // the server committed was answered to its client (none done with its answer lost).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
+import { newDataDir } from './data-dirs.ts';
 import { ownedChapterIds, pricedChaptersOverHttp, readersWithCoins } from './money/money-test-kit.ts';
 import { until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
@@ -22,8 +21,8 @@ describeDb('a server draining on SIGTERM', () => {
   let server: ServerProcess | undefined;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-drain-'));
-    if (dbKind === 'postgres') pg = await createTestDatabase();
+    dataDir = await newDataDir('drain', 'demo');
+    if (dbKind === 'postgres') pg = await createTestDatabase({ demo: true });
   });
   afterAll(async () => {
     server?.kill('SIGKILL');
@@ -171,7 +170,7 @@ describe.skipIf(dbKind !== 'pglite')('keep-alive connections idle when SIGTERM c
   let dataDir: string;
   let server: ServerProcess | undefined;
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-drain-idle-'));
+    dataDir = await newDataDir('drain-idle', 'demo');
   });
   afterAll(async () => {
     server?.kill('SIGKILL');

@@ -2,13 +2,12 @@
 // (and a 40,000-character Summary) once froze the whole server (no /healthz, no SIGTERM) for minutes. Uploaded to the
 // real server process, it must end cleanly while /healthz answers at once throughout, and the server must still stop
 // on SIGTERM while an import works.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { operatorCommands } from '../src/modules/operators/index.ts';
 import { png, zipBytes } from './comic-files.ts';
+import { newDataDir } from './data-dirs.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbAvailable, dbKind, type TestDatabase } from './test-database.ts';
 
@@ -35,7 +34,7 @@ describe.skipIf(!dbAvailable)('a hostile archive uploaded to the real server', (
   let password: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-hostile-import-'));
+    dataDir = await newDataDir('hostile-import');
     env = { DATA_DIR: dataDir, DEMO_LIBRARY: 'false', IMPORT_UPLOAD_MB: '20' };
     // The first operator, written before the server starts (the embedded database is the server's once it runs).
     if (dbKind === 'postgres') {

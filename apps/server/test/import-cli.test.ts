@@ -12,6 +12,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { books, categories, chapters, imageAssets } from '../src/db/schema/index.ts';
 import { builtCli, runCli } from './cli-process.ts';
 import { png, zip } from './comic-files.ts';
+import { newDataDir } from './data-dirs.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
@@ -42,7 +43,7 @@ describe.skipIf(dbKind === 'postgres')('npm run import', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'yueman-import-'));
-    dataDir = path.join(work, 'data');
+    dataDir = await newDataDir('import-data');
     // A folder of chapter folders: 第1话 with pages 1, 2, 10 (natural order) and a page 7 × its width.
     const folders = path.join(work, '山海小记');
     for (const [chapter, pages] of [
@@ -75,7 +76,10 @@ describe.skipIf(dbKind === 'postgres')('npm run import', () => {
       '02.png': broken,
     });
   });
-  afterAll(() => rm(work, { recursive: true, force: true }));
+  afterAll(async () => {
+    await rm(work, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
 
   it('imports a folder of chapter folders: natural page order, tall pages cut, all free, the book created', async () => {
     const plan = await importCli([path.join(work, '山海小记'), '--dry-run'], env());

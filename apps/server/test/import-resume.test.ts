@@ -1,7 +1,6 @@
 // An import uploaded in the console survives its server: SIGKILLed mid-import, the server leaves only whole
 // chapters, and started again on the same data directory it claims the import from the queue and finishes it, once.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { books, chapters, importJobs } from '../src/db/schema/index.ts';
 import { runCli } from './cli-process.ts';
 import { png, zipBytes } from './comic-files.ts';
+import { newDataDir } from './data-dirs.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
@@ -32,7 +32,7 @@ describe.skipIf(dbKind === 'postgres')('an uploaded import across a server kille
   };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-import-resume-'));
+    dataDir = await newDataDir('import-resume');
   });
   afterAll(async () => {
     stop('SIGKILL');

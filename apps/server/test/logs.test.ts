@@ -1,10 +1,9 @@
 // The whole server's log, at debug level, after the calls that carry secrets: no password, session token,
 // signature, credential header or password hash may be in it.
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newDataDir } from './data-dirs.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { dbKind } from './test-database.ts';
 
@@ -15,7 +14,7 @@ describe.skipIf(dbKind !== 'pglite')('the log of a real server', () => {
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-logs-'));
+    dataDir = await newDataDir('logs');
     server = await startServer(await freePort(), {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'debug',
@@ -110,7 +109,7 @@ describe.skipIf(dbKind !== 'pglite')('order numbers in the log of a real server'
   let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-logs-orders-'));
+    dataDir = await newDataDir('logs-orders', 'demo');
     server = await startServer(await freePort(), { DATA_DIR: dataDir, LOG_LEVEL: 'info' });
   }, 120_000);
   afterAll(async () => {

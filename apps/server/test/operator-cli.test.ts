@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { auditLog, operators } from '../src/db/schema/index.ts';
 import { runCli } from './cli-process.ts';
+import { newDataDir } from './data-dirs.ts';
 import { childrenOf } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './test-database.ts';
@@ -20,7 +21,7 @@ describe('npm run operator with no server running', () => {
   let dataDir: string;
   let pg: TestDatabase | undefined;
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-operator-cli-'));
+    dataDir = await newDataDir('operator-cli');
     if (dbKind === 'postgres') pg = await createTestDatabase();
   });
   afterAll(async () => {
@@ -30,8 +31,7 @@ describe('npm run operator with no server running', () => {
   const env = () => ({ DATA_DIR: dataDir, ...(pg?.url ? { DATABASE_URL: pg.url } : {}) });
 
   it('adds an operator and rotates the password, printing each once; refuses bad input clearly', async () => {
-    // The server made its database there before (as a first start does).
-    if (!pg) await (await openDatabase({ kind: 'pglite', dataDir })).close();
+    // The server made its database there before, as a first start does (newDataDir holds it).
     const added = await operatorCli(['add', 'boss', '--role', 'owner'], env());
     expect(added.code, added.out).toBe(0);
     expect(passwordIn(added.out)).toMatch(/^[2-9a-zA-Z]{16}$/);
@@ -98,7 +98,7 @@ describe.skipIf(dbKind === 'postgres')(
     let dataDir: string;
     let server: ServerProcess | undefined;
     beforeAll(async () => {
-      dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-operator-live-'));
+      dataDir = await newDataDir('operator-live', 'demo');
       server = await startServer(await freePort(), { DATA_DIR: dataDir, WEB_CONCURRENCY: '2' });
     }, 120_000);
     afterAll(async () => {

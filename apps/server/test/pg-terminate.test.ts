@@ -27,7 +27,7 @@ describe.skipIf(dbKind !== 'postgres' || !dbAvailable)('PostgreSQL ending the se
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-pgterm-'));
-    pgdb = await createTestDatabase();
+    pgdb = await createTestDatabase({ demo: true });
   });
   afterAll(async () => {
     server?.kill('SIGKILL');

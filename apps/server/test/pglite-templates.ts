@@ -1,10 +1,13 @@
 // Vitest globalSetup of the server-pglite project: the two databases every test starts from, made once per run and
 // dumped to files (PGlite's dumpDataDir): one migrated and empty, one with the demo library seeded too. A test's
 // database loads a copy (test-database.ts) in a second or so, where a new PGlite runs initdb and the migrations,
-// several seconds on a loaded 2-core machine, for each of some hundred databases a run makes.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// several seconds on a loaded 2-core machine, for each of some hundred databases a run makes. Each is also written
+// out as the `pglite` folder of a data directory, for the tests that start the server or a tool as a process
+// (data-dirs.ts): a copy of the folder is what a second start finds.
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { pgliteOf } from '../src/db/backup.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
@@ -14,6 +17,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Files of the dumped PGlite data directories: migrated and empty, and with the demo library. */
     pgliteTemplates: { empty: string; demo: string };
+    /** The same databases as folders PGlite opens (a data directory's `pglite`), to copy. */
+    pgliteFolders: { empty: string; demo: string };
   }
 }
 
@@ -21,6 +26,22 @@ declare module 'vitest' {
 async function dump(db: Database): Promise<Buffer> {
   const blob = await (pgliteOf(db) as NonNullable<ReturnType<typeof pgliteOf>>).dumpDataDir('none');
   return Buffer.from(await blob.arrayBuffer());
+}
+
+/** Every file and folder under `dir` its owner's alone, as the server keeps DATA_DIR/pglite (db/client.ts). */
+async function ownerOnly(dir: string) {
+  await chmod(dir, 0o700);
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    await chmod(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
+  }
+}
+
+/** Writes a dumped database out as a folder PGlite opens. */
+async function unpack(file: string, folder: string) {
+  const client = new PGlite({ dataDir: folder, loadDataDir: new Blob([await readFile(file)]) });
+  await client.waitReady;
+  await client.close();
+  await ownerOnly(folder);
 }
 
 export default async function setup(project: TestProject) {
@@ -35,7 +56,11 @@ export default async function setup(project: TestProject) {
   } finally {
     await close();
   }
+  const folders = { empty: path.join(dir, 'empty-pglite'), demo: path.join(dir, 'demo-pglite') };
+  await unpack(files.empty, folders.empty);
+  await unpack(files.demo, folders.demo);
   project.provide('pgliteTemplates', files);
+  project.provide('pgliteFolders', folders);
   console.log(`PGlite template databases made in ${Math.round(performance.now() - started)} ms`);
   return () => rm(dir, { recursive: true, force: true });
 }

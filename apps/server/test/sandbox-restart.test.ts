@@ -4,12 +4,11 @@
 // that runs now, and the ledger must hold. Three readers: one orders, the server restarts, then pays at the cashier it was given; one pays and
 // the server stops before the sandbox sent the notification (the state a confirm leaves, written while the server is
 // down); one pays and the server is killed at once (whether its notification left first is the race's).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { createSandboxRepository } from '../src/modules/sandbox/sandbox.repository.ts';
+import { newDataDir } from './data-dirs.ts';
 import { expectLedgerInvariants } from './ledger-invariants.ts';
 import { childrenOf, until } from './processes.ts';
 import { freePort, type ServerProcess, startServer } from './server-process.ts';
@@ -50,7 +49,7 @@ describe.skipIf(dbKind === 'postgres')(
     };
 
     beforeAll(async () => {
-      dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-sandbox-restart-'));
+      dataDir = await newDataDir('sandbox-restart', 'demo');
       port = await freePort();
     });
     afterAll(async () => {

@@ -2,14 +2,13 @@
 // through one server holds on another server on the same database, and after a restart; with REDIS_URL, the same
 // in Redis. Every limit: registration, pay apply (per address, @fastify/rate-limit), login failures (per account and
 // address) and find-account attempts (per order number).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../src/db/client.ts';
 import { rateLimits } from '../src/db/schema/index.ts';
 import { applyUrl, demo } from '../src/modules/payments/payments.test-support.ts';
+import { newDataDir } from './data-dirs.ts';
 import { hasRedis, type RedisServer, startRedis } from './stack/redis.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { createTestDatabase, dbAvailable, dbKind, describeDb } from './test-database.ts';
@@ -113,7 +112,7 @@ async function sharedDatabase() {
       },
     };
   }
-  const dir = await mkdtemp(path.join(tmpdir(), 'yueman-shared-'));
+  const dir = await newDataDir('shared');
   let current: OpenedDatabase | undefined;
   let users = 0;
   return {

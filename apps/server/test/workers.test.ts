@@ -16,7 +16,7 @@ describe.skipIf(dbKind !== 'postgres')('several server processes on one port (WE
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-workers-'));
-    pg = await createTestDatabase();
+    pg = await createTestDatabase({ demo: true });
   });
   afterAll(async () => {
     server?.kill('SIGKILL');

@@ -1,11 +1,10 @@
 // SIGKILL while Alipay's notifications land: the server dies between the gateway's word and our commit for some of
 // them. After a restart the gateway sends again what it never saw acknowledged: every order is paid and credited
 // exactly once, and the ledger balances. Alipay is its fake on loopback, signing as Alipay does.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
+import { newDataDir } from '../data-dirs.ts';
 import { expectLedgerInvariants } from '../ledger-invariants.ts';
 import { startRealGateways } from '../real-gateways.ts';
 import { type ServerProcess, startServer } from '../server-process.ts';
@@ -22,8 +21,8 @@ describeDb('a server killed while Alipay notifies payments', () => {
   const port = 25000 + Math.floor(Math.random() * 5000);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-gateway-crash-'));
-    if (dbKind === 'postgres') pg = await createTestDatabase();
+    dataDir = await newDataDir('gateway-crash', 'demo');
+    if (dbKind === 'postgres') pg = await createTestDatabase({ demo: true });
     gateways = await startRealGateways();
   });
   afterAll(async () => {

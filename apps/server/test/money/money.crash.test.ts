@@ -1,12 +1,11 @@
 // SIGKILL in the middle of a stream of chapter buys and payment notifications, then a restart on the same data:
 // every buy answered with success is kept, nothing is credited twice, and the ledger still balances.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.ts';
 import { notificationBody } from '../../src/modules/payments/payments.test-support.ts';
+import { newDataDir } from '../data-dirs.ts';
 import { expectLedgerInvariants } from '../ledger-invariants.ts';
 import { type ServerProcess, startServer } from '../server-process.ts';
 import { createTestDatabase, dbKind, describeDb, type TestDatabase } from '../test-database.ts';
@@ -22,8 +21,8 @@ describeDb('a server killed in the middle of buying and paying', () => {
   const port = 20000 + Math.floor(Math.random() * 5000);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-crash-'));
-    if (dbKind === 'postgres') pg = await createTestDatabase();
+    dataDir = await newDataDir('crash', 'demo');
+    if (dbKind === 'postgres') pg = await createTestDatabase({ demo: true });
   });
   afterAll(async () => {
     server?.kill('SIGKILL');
