@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { securityHeaders } from '../../shared/security-headers.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { cachedFreePages } from './free-pages.ts';
 import { createImageHost } from './image-host.ts';
