@@ -12,8 +12,10 @@ export default defineConfig({
   outputDir: `../../.tmp/e2e-admin-results-${port}`,
   timeout: 90_000,
   expect: { timeout: 15_000 },
+  // Two spec files at a time, a file's tests in order (as apps/web/playwright.config.ts): each spec signs in an
+  // operator of its own and works on books and screens the others do not assert on; half the suite's time on 2 cores.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'list' : 'line',
   use: {

@@ -12,8 +12,12 @@ export default defineConfig({
   outputDir: `../../.tmp/e2e-results-${port}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Two spec files at a time, each in a browser of its own, a file's tests in order: every test is a new visitor in
+  // a new context and no reader spec changes what another reads (the ones that need other settings start servers of
+  // their own, on ports of their own), so files are independent. A test waits on the server and the page much of the
+  // time: two workers on 2 cores take about 30% off the suite's time.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   // One retry in CI, reported as 'flaky' in the log: an account spec has twice waited 20 s in vain for a sandbox
   // payment's credit on a loaded machine (not reproduced since; see the issue note). A retry keeps one such
   // run from blocking a landing while it stays visible.

@@ -67,10 +67,15 @@ export async function seedShelf(page: Page, shelf: StoredShelf) {
 export const chinaDate = (at = new Date()) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(at);
 
-/** Waits until an image has really loaded, not only been laid out: complete, with its natural width known. */
+/**
+ * Waits until an image has really loaded, not only been laid out: complete, with its natural width known. A demo
+ * page's first request draws it (a second or so of the server's CPU on 2 cores), and a chapter asks for several at
+ * once while another spec's browser does the same: the wait is generous, since speed is the benchmarks' to measure
+ * (bench:page-images, bench:next-chapter), not a test's.
+ */
 export async function expectImageLoaded(img: Locator) {
   await expect
-    .poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0)))
+    .poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0)), { timeout: 30_000 })
     .toBeGreaterThan(0);
 }
 
