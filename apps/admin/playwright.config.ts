@@ -13,7 +13,8 @@ export default defineConfig({
   timeout: 90_000,
   expect: { timeout: 15_000 },
   // Two spec files at a time, a file's tests in order (as apps/web/playwright.config.ts): each spec signs in an
-  // operator of its own and works on books and screens the others do not assert on; half the suite's time on 2 cores.
+  // operator of its own, and one that looks at what another may change (the book list an import adds to) reads it
+  // just before it asserts. Half the suite's time on 2 cores.
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
