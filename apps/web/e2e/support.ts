@@ -75,7 +75,9 @@ export const chinaDate = (at = new Date()) =>
  */
 export async function expectImageLoaded(img: Locator) {
   await expect
-    .poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0)), { timeout: 30_000 })
+    .poll(() => img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0)), {
+      timeout: 30_000,
+    })
     .toBeGreaterThan(0);
 }
 
