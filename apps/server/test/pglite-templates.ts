@@ -4,7 +4,7 @@
 // several seconds on a loaded 2-core machine, for each of some hundred databases a run makes. Each is also written
 // out as the `pglite` folder of a data directory, for the tests that start the server or a tool as a process
 // (data-dirs.ts): a copy of the folder is what a second start finds.
-import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -28,20 +28,14 @@ async function dump(db: Database): Promise<Buffer> {
   return Buffer.from(await blob.arrayBuffer());
 }
 
-/** Every file and folder under `dir` its owner's alone, as the server keeps DATA_DIR/pglite (db/client.ts). */
-async function ownerOnly(dir: string) {
-  await chmod(dir, 0o700);
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    await chmod(path.join(entry.parentPath, entry.name), entry.isDirectory() ? 0o700 : 0o600);
-  }
-}
-
-/** Writes a dumped database out as a folder PGlite opens. */
+/**
+ * Writes a dumped database out as a folder PGlite opens. Its files' modes need no care here: every open of a data
+ * directory's database (db/client.ts, openDatabase) makes them its owner's alone first.
+ */
 async function unpack(file: string, folder: string) {
   const client = new PGlite({ dataDir: folder, loadDataDir: new Blob([await readFile(file)]) });
   await client.waitReady;
   await client.close();
-  await ownerOnly(folder);
 }
 
 export default async function setup(project: TestProject) {
