@@ -28,6 +28,7 @@ export async function issueSession(
     userId,
     expiresAt,
   });
+  await repo.touchLastSeen(userId, now);
   return { token, expiresAt };
 }
 
