@@ -49,6 +49,48 @@ describeDb('the console’s readers', () => {
     requestId: id,
   });
 
+  it('every call: allowed roles reach it, others get 403 and strangers 401; a refused call changes nothing', async () => {
+    const nobody = 2147483647;
+    const body = { reason: '核对', requestId: requestId() };
+    // [method, url, body, roles allowed]; writes name a reader nobody is, so an allowed role gets 404 and nothing moves.
+    const calls: ['GET' | 'POST', string, object | undefined, Role[]][] = [
+      ['GET', '/api/admin/readers?q=yd12345678', undefined, ['owner', 'finance', 'support']],
+      ['GET', `/api/admin/readers/${nobody}`, undefined, ['owner', 'finance', 'support']],
+      ['GET', `/api/admin/readers/${nobody}/purchases`, undefined, ['owner', 'finance', 'support']],
+      ['GET', `/api/admin/readers/${nobody}/records`, undefined, ['owner', 'finance', 'support']],
+      ['GET', `/api/admin/readers/${nobody}/transfers`, undefined, ['owner', 'finance', 'support']],
+      ['GET', `/api/admin/readers/${nobody}/sessions`, undefined, ['owner', 'finance', 'support']],
+      [
+        'POST',
+        `/api/admin/readers/${nobody}/coins`,
+        { ...body, direction: 'grant', amount: 5 },
+        ['owner', 'finance'],
+      ],
+      ['POST', `/api/admin/readers/${nobody}/vip`, { ...body, days: 5 }, ['owner', 'finance']],
+      ['POST', `/api/admin/readers/${nobody}/password`, { reason: '核对' }, ['owner', 'support']],
+      ['POST', `/api/admin/readers/${nobody}/sign-out`, { reason: '核对' }, ['owner', 'support']],
+      ['POST', `/api/admin/readers/${nobody}/block`, { reason: '核对' }, ['owner', 'support']],
+      ['POST', `/api/admin/readers/${nobody}/unblock`, { reason: '核对' }, ['owner', 'support']],
+    ];
+    const writes = await auditedWrites(t.db);
+    for (const [method, url, payload, allowed] of calls) {
+      for (const role of ROLES) {
+        const res = await admin(role, method, url, payload);
+        const expected = !allowed.includes(role) ? 403 : url.includes('?q=') ? 200 : 404;
+        expect(res.statusCode, `${role} ${method} ${url}: ${res.body}`).toBe(expected);
+        expect(res.json().result).toBe(expected === 200);
+      }
+      const anonymous = await t.app.inject({
+        method,
+        url,
+        headers: { origin: t.config.trustedOrigins[0] as string },
+        ...(payload ? { payload } : {}),
+      });
+      expect(anonymous.statusCode, `${method} ${url}`).toBe(401);
+    }
+    expect(await auditedWrites(t.db)).toBe(writes);
+  });
+
   describe('the search box and the orders’ 用户 filter', () => {
     it('finds a reader by account (either case), bound mobile, user id or visitor id', async () => {
       const traceId = `trace-${randomUUID()}`;
