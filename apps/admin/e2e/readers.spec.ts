@@ -103,3 +103,42 @@ test('support resets a reader’s password with a reason; the new password is sh
   expect((await login(newPassword)).result).toBe(true);
   await reader.dispose();
 });
+
+test('support blocks a reader with a reason; the page says so and the reader’s pay apply is refused with the sentence why', async ({
+  page,
+  operators,
+  playwright,
+}) => {
+  const { reader, account } = await newReader(playwright);
+  await logIn(page, operators.support);
+  await page.goto(`/admin/readers?q=${account}`);
+  await page.getByRole('button', { name: /查\s*找/ }).click();
+  await expect(page.getByText(`读者 ${account}`)).toBeVisible();
+
+  await page.getByRole('button', { name: /封\s*禁/ }).click();
+  const dialog = page.getByRole('dialog', { name: `封禁读者 ${account}` });
+  await dialog.getByLabel('原因').fill('疑似盗刷，待核实');
+  await dialog.getByRole('button', { name: /封\s*禁/ }).click();
+  await expect(page.getByText('已封禁充值和购买（')).toBeVisible();
+  await expect(page.getByText('原因：疑似盗刷，待核实')).toBeVisible();
+  await shot(page, 'reader-blocked');
+
+  // The reader's pay apply is refused with the sentence that says why.
+  const refused = await (
+    await reader.get(
+      '/h5/pay/apply?payPurposeId=1&payPurpose=coin&payChannel=wechat_h5&rechargerAmount=570',
+      {
+        maxRedirects: 0,
+      },
+    )
+  ).json();
+  expect(refused).toMatchObject({ result: false, code: 403 });
+  expect(refused.msg).toContain('暂停充值和购买');
+
+  await page.getByRole('button', { name: /解除封禁/ }).click();
+  const undo = page.getByRole('dialog', { name: `解除读者 ${account} 的封禁` });
+  await undo.getByLabel('原因').fill('已核实为本人');
+  await undo.getByRole('button', { name: /解除封禁/ }).click();
+  await expect(page.getByText('已封禁充值和购买（')).toHaveCount(0);
+  await reader.dispose();
+});
