@@ -56,7 +56,7 @@ describeDb('database client', () => {
         'showcase_entries',
         ...['users', 'vip_adjustments', 'visit_marks'],
       ]);
-      // Migration 0002 creates the ledger's system accounts; 0019 the operators' adjustments.
+      // Migration 0002 creates the ledger's system accounts; 0018 the operators' adjustments.
       const system = await opened.db.execute(sql`select code from ledger_accounts order by code`);
       expect((system as unknown as { rows: { code: string }[] }).rows.map((r) => r.code)).toEqual([
         'system:adjustments',
