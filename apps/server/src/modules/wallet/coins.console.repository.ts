@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { users, vipAdjustments } from '../../db/schema/index.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
+import { vipEndMovedBy } from './wallet.repository.ts';
 
 /**
  * The console's changes to what a reader holds: coins through the ledger's `adjust` (the only code that moves coins),
@@ -42,12 +43,7 @@ export function createCoinsConsoleRepository(db: Database) {
     async moveVip(tx: Queryable, a: { id: string; userId: number; days: number; before: Date | null }) {
       const [row] = await tx
         .update(users)
-        .set({
-          vipEnd:
-            a.days > 0
-              ? sql`greatest(now(), coalesce(${users.vipEnd}, now())) + make_interval(days => ${a.days}::int)`
-              : sql`greatest(now(), ${users.vipEnd} + make_interval(days => ${a.days}::int))`,
-        })
+        .set({ vipEnd: vipEndMovedBy(a.days) })
         .where(eq(users.id, a.userId))
         .returning({ vipEnd: users.vipEnd });
       const after = row?.vipEnd ?? null;

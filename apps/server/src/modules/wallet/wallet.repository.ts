@@ -19,6 +19,15 @@ export interface RecordRow {
   at: Date;
 }
 
+/**
+ * vip_end moved by `days`: more days count from the later of now and the current end (docs/api.md section 3); fewer
+ * (an operator's shortening) count back from the current end, never to before now. The one expression of both.
+ */
+export const vipEndMovedBy = (days: number) =>
+  days > 0
+    ? sql`greatest(now(), coalesce(${users.vipEnd}, now())) + make_interval(days => ${days}::int)`
+    : sql`greatest(now(), ${users.vipEnd} + make_interval(days => ${days}::int))`;
+
 export function createWalletRepository(db: Database) {
   const ledger = createLedgerRepository(db);
   // Built once, and named on PostgreSQL (unnamed behind a transaction pooler, see statementName): every purchase
@@ -50,7 +59,7 @@ export function createWalletRepository(db: Database) {
       const [row] = await tx
         .update(users)
         .set({
-          vipEnd: sql`greatest(now(), coalesce(${users.vipEnd}, now())) + make_interval(days => ${days}::int)`,
+          vipEnd: vipEndMovedBy(days),
         })
         .where(eq(users.id, userId))
         .returning({ vipEnd: users.vipEnd });

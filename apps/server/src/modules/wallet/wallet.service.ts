@@ -84,12 +84,11 @@ function record(row: RecordRow): ConsumptionRecord {
 
 /** The reader's consumption records: coins in and out, and VIP bought, 20 a page, newest first. */
 export async function consumption(
-  { repo }: WalletDeps,
+  deps: WalletDeps,
   { userId, page }: { userId: number; page: number },
 ): Promise<ConsumptionPage> {
-  const { limit, offset } = pageWindow(page);
-  const [rows, total] = await Promise.all([repo.records(userId, limit, offset), repo.recordCount(userId)]);
-  return { list: rows.map(record), totalItem: total, totalPage: totalPages(total) };
+  const { list, total } = await consumptionWindow(deps, { userId, ...pageWindow(page) });
+  return { list, totalItem: total, totalPage: totalPages(total) };
 }
 
 /** Any window of the same records (the console's reader page pages them its own way). */
