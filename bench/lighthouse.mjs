@@ -9,6 +9,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromiumArgs, chromiumPath } from '../scripts/chromium.mjs';
 import {
+  envList,
   envNumber,
   failOnMissedAims,
   fileStamp,
@@ -117,7 +118,9 @@ async function main() {
   const stamp = fileStamp(new Date());
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
-  for (const [name, url] of Object.entries(pages)) {
+  // LH_PAGES=reader (or "home,book detail"): only those pages, to look at one page's tasks without the others' runs.
+  const only = envList('LH_PAGES', Object.keys(pages).join(','));
+  for (const [name, url] of Object.entries(pages).filter(([page]) => only.includes(page))) {
     await fetch(url); // warm the server's caches, as a CDN would be
     const measured = [];
     while (measured.length < runs) {
