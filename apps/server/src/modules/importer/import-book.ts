@@ -49,6 +49,8 @@ async function findBook(
     id: await repo.nextBookId(),
     title: titleOf(source, opts),
     author: source.author ?? '',
+    // The search-keys job computes their keys within seconds of the first chapter (docs/decisions.md).
+    aliases: [...new Set(source.aliases ?? [])].filter((a) => a !== source.title),
     abstractContent: source.summary ?? '',
     publishStatus: source.finished ? 'finish' : 'serialize',
     vipFree: opts.vipFree ?? false,

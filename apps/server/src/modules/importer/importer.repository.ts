@@ -61,6 +61,7 @@ export function createImporterRepository(db: Database) {
             id: book.id,
             title: book.title,
             author: book.author,
+            aliases: book.aliases,
             abstractContent: book.abstractContent,
             categoryId: (category as { id: number }).id,
             publishStatus: book.publishStatus,
