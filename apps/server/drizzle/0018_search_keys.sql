@@ -1,12 +1,15 @@
 -- Search the way readers type (docs/decisions.md, "Search the way readers type"): aliases, the folded search keys the
 -- server computes when a book is written, pinyin keys, the searches readers made. Hand-written below the generated
 -- part: the gram index over folded text in four fields, the trigger that marks keys stale, the text search of four
--- fields, and the postings rebuilt once.
+-- fields, and the postings rebuilt once. Edited in the generated part: the key columns are COLLATE "C" (prefix
+-- ranges in code point order), the pinyin keys' primary key also holds tier and bucket (INCLUDE: a key range is read
+-- from the index alone), and the description's stored fold is added after search_fold, which it calls.
 CREATE TABLE "book_pinyin_keys" (
 	"key" text COLLATE "C" NOT NULL,
 	"book_id" integer NOT NULL,
 	"tier" smallint NOT NULL,
-	CONSTRAINT "book_pinyin_keys_key_book_id_pk" PRIMARY KEY("key","book_id")
+	"bucket" smallint,
+	CONSTRAINT "book_pinyin_keys_key_book_id_pk" PRIMARY KEY("key","book_id") INCLUDE ("tier", "bucket")
 );
 --> statement-breakpoint
 CREATE TABLE "search_terms" (
@@ -43,6 +46,10 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     '[[:space:]!-/:-@[-`{-~\u00a0\u00b7\u2000-\u206f\u3000-\u3004\u3008-\u303f\u30fb\uff5f-\uff65]', '', 'g')
 $$;
 --> statement-breakpoint
+-- The description's fold, stored: computed once when the description is written, so no search folds it (a search
+-- compares text, it never computes a key).
+ALTER TABLE "books" ADD COLUMN "search_about" text GENERATED ALWAYS AS (search_fold(left(abstract_content, 2000))) STORED;
+--> statement-breakpoint
 -- The grams of a book in four fields, 1 title, 2 aliases (separated by spaces), 3 author, 4 description: every one-
 -- and two-character substring without a space, with the first field that has it. Linear and bounded as 0017's.
 CREATE FUNCTION book_grams(title text, aliases text, author text, about text) RETURNS TABLE (gram text, tier smallint)
@@ -59,14 +66,16 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   GROUP BY 1
 $$;
 --> statement-breakpoint
--- What a book is searched in, field by field: the server's keys, or the database's fold until they are there.
+-- What a book is searched in, field by field: the server's keys, or the database's fold until they are there (a
+-- book whose text was written without its keys, until the search-keys job fills them), and the stored description.
+-- Only the posting triggers call it, when a book is written; a search compares the stored columns themselves.
 CREATE FUNCTION book_search_fields(b books) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT ARRAY[
     coalesce(b.search_title, search_fold(left(b.title, 100))),
     coalesce(b.search_aliases, (SELECT coalesce(string_agg(search_fold(left(a, 50)), ' '), '') FROM unnest(b.aliases[1:10]) AS a)),
     coalesce(b.search_author, search_fold(left(b.author, 50))),
-    search_fold(left(b.abstract_content, 2000))]
+    b.search_about]
 $$;
 --> statement-breakpoint
 CREATE FUNCTION book_grams_of(b books) RETURNS TABLE (gram text, tier smallint)
@@ -111,11 +120,16 @@ $$;
 --> statement-breakpoint
 DROP TRIGGER books_indexed_update ON books;
 --> statement-breakpoint
--- Re-indexes a book when what it is searched in changed (not merely its raw text: keys filled for a book whose
--- text both folds agree on change no gram), its bucket or its publication.
+-- Re-indexes a book when what it is searched in changed (not merely its raw text: keys filled for a book whose text
+-- both folds agree on change no gram), its bucket or its publication; keeps its pinyin keys' bucket (null while it
+-- is unpublished). The trigger's condition compares stored columns only; the fields are computed here, once a side,
+-- and only when its text or keys changed (a book with its keys folds nothing).
 CREATE OR REPLACE FUNCTION books_indexed_update() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+  IF (OLD.published, OLD.indexed_bucket) IS DISTINCT FROM (NEW.published, NEW.indexed_bucket) THEN
+    UPDATE book_pinyin_keys SET bucket = CASE WHEN NEW.published THEN NEW.indexed_bucket END WHERE book_id = NEW.id;
+  END IF;
   IF OLD.published AND NOT NEW.published THEN
     PERFORM book_postings_remove(ARRAY[OLD]);
     PERFORM book_counts_add(ARRAY[OLD], -1);
@@ -124,7 +138,10 @@ BEGIN
     PERFORM book_counts_add(ARRAY[NEW], 1);
   ELSIF NEW.published THEN
     IF OLD.id IS DISTINCT FROM NEW.id OR OLD.indexed_bucket IS DISTINCT FROM NEW.indexed_bucket
-       OR book_search_fields(OLD) IS DISTINCT FROM book_search_fields(NEW) THEN
+       OR ((OLD.title, OLD.author, OLD.aliases, OLD.search_title, OLD.search_aliases, OLD.search_author, OLD.search_about)
+           IS DISTINCT FROM (NEW.title, NEW.author, NEW.aliases, NEW.search_title, NEW.search_aliases, NEW.search_author,
+             NEW.search_about)
+         AND book_search_fields(OLD) IS DISTINCT FROM book_search_fields(NEW)) THEN
       PERFORM book_postings_remove(ARRAY[OLD]);
       PERFORM book_postings_add(ARRAY[NEW]);
     END IF;
@@ -141,9 +158,10 @@ CREATE TRIGGER books_indexed_update
   AFTER UPDATE OF id, title, author, abstract_content, aliases, search_title, search_aliases, search_author,
     indexed_bucket, publish_status, category_id, published ON books
   FOR EACH ROW
-  WHEN ((OLD.id, OLD.indexed_bucket, OLD.publish_status, OLD.category_id, OLD.published)
-      IS DISTINCT FROM (NEW.id, NEW.indexed_bucket, NEW.publish_status, NEW.category_id, NEW.published)
-    OR book_search_fields(OLD) IS DISTINCT FROM book_search_fields(NEW))
+  WHEN ((OLD.id, OLD.indexed_bucket, OLD.publish_status, OLD.category_id, OLD.published, OLD.title, OLD.author,
+      OLD.aliases, OLD.search_title, OLD.search_aliases, OLD.search_author, OLD.search_about)
+    IS DISTINCT FROM (NEW.id, NEW.indexed_bucket, NEW.publish_status, NEW.category_id, NEW.published, NEW.title,
+      NEW.author, NEW.aliases, NEW.search_title, NEW.search_aliases, NEW.search_author, NEW.search_about))
   EXECUTE FUNCTION books_indexed_update();
 --> statement-breakpoint
 -- Text written without its keys (any writer but the server's own: SQL, an old server during an upgrade): the keys
@@ -168,7 +186,7 @@ CREATE TRIGGER books_search_keys_stale BEFORE UPDATE OF title, author, aliases O
   FOR EACH ROW EXECUTE FUNCTION books_search_keys_stale();
 --> statement-breakpoint
 -- A keyword of three characters or more (folded by the server): as 0006's, over the four fields of
--- book_search_fields; answers (tier 1 title, 2 aliases, 3 author, 4 description, id).
+-- book_search_fields, read from their stored columns; answers (tier 1 title, 2 aliases, 3 author, 4 description, id).
 CREATE OR REPLACE FUNCTION book_search_text(keyword text, want integer) RETURNS TABLE (tier smallint, id integer)
 LANGUAGE plpgsql STABLE ROWS 40 AS $$
 DECLARE
@@ -199,13 +217,25 @@ BEGIN
       ORDER BY 1 DESC NULLS LAST
     LOOP
       IF list.bucket IS DISTINCT FROM batch_bucket AND (cardinality(batch) >= batch_size OR list.bucket IS NULL) THEN
+        -- The stored keys (a key still missing: the database's fold of that field, of that book only), each
+        -- compared only where the level needs it: its own field has the keyword, the ones before it have not.
         RETURN QUERY
-          SELECT level::smallint, b.id FROM books AS b, LATERAL (SELECT book_search_fields(b) AS f) AS s
-          WHERE b.id = ANY (batch)
-            AND strpos(s.f[level], keyword) > 0
-            AND (level = 1 OR strpos(s.f[1], keyword) = 0)
-            AND (level <= 2 OR strpos(s.f[2], keyword) = 0)
-            AND (level <= 3 OR strpos(s.f[3], keyword) = 0);
+          SELECT level::smallint, b.id FROM books AS b
+          WHERE b.id = ANY (batch) AND CASE level
+            WHEN 1 THEN strpos(coalesce(b.search_title, search_fold(left(b.title, 100))), keyword) > 0
+            WHEN 2 THEN strpos(coalesce(b.search_aliases, (SELECT string_agg(search_fold(left(a, 50)), ' ')
+                  FROM unnest(b.aliases[1:10]) AS a)), keyword) > 0
+                AND strpos(coalesce(b.search_title, search_fold(left(b.title, 100))), keyword) = 0
+            WHEN 3 THEN strpos(coalesce(b.search_author, search_fold(left(b.author, 50))), keyword) > 0
+                AND strpos(coalesce(b.search_title, search_fold(left(b.title, 100))), keyword) = 0
+                AND strpos(coalesce(b.search_aliases, (SELECT string_agg(search_fold(left(a, 50)), ' ')
+                  FROM unnest(b.aliases[1:10]) AS a), ''), keyword) = 0
+            ELSE strpos(b.search_about, keyword) > 0
+                AND strpos(coalesce(b.search_title, search_fold(left(b.title, 100))), keyword) = 0
+                AND strpos(coalesce(b.search_aliases, (SELECT string_agg(search_fold(left(a, 50)), ' ')
+                  FROM unnest(b.aliases[1:10]) AS a), ''), keyword) = 0
+                AND strpos(coalesce(b.search_author, search_fold(left(b.author, 50))), keyword) = 0
+            END;
         GET DIAGNOSTICS added = ROW_COUNT;
         taken := taken + added;
         IF taken >= want THEN

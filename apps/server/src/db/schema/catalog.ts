@@ -70,6 +70,9 @@ export const books = pgTable(
     searchAliases: text(),
     // The folded title's readings, a token per character ("chong/zhong sheng"): what a suggestion highlights.
     searchPinyin: text(),
+    // The folded description, computed by the database whenever the description is written (its fold, search_fold
+    // of migration 0018: the server's keys are for title, author and aliases): a search compares it, never folds.
+    searchAbout: text().generatedAlwaysAs(sql`search_fold(left(abstract_content, 2000))`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -252,7 +255,12 @@ export const bookPinyinKeys = pgTable(
       .notNull()
       .references(() => books.id, { onDelete: 'cascade' }),
     tier: smallint().notNull(),
+    // The book's indexed_bucket while it is published, null while it is not (kept by the books' triggers): a
+    // pinyin search ranks the keys it reads from the key index alone and reads only the books it returns.
+    bucket: smallint(),
   },
+  // The primary key's index also holds tier and bucket (INCLUDE, hand-written in migration 0018): a key range is
+  // read from the index alone.
   (t) => [primaryKey({ columns: [t.key, t.bookId] }), index('book_pinyin_keys_book').on(t.bookId)],
 );
 

@@ -103,8 +103,23 @@ const textHits = (keyword: string, end: number) =>
 /** The search's order of books in one tier. */
 const inTierOrder = sql`b.indexed_bucket desc nulls last, b.read_count desc nulls last, b.id`;
 
-/** Pinyin keys read per search at most: a keyword of two letters is the start of many; these are ranked. */
-const PINYIN_CANDIDATES = 2000;
+/**
+ * Pinyin: the books with a key the keyword begins, ranked by the key index alone (it holds each key's tier and its
+ * book's bucket, null while unpublished), and only those ranked within the first `end` by (tier, bucket) read from
+ * the books, with the ties of the last: the search's first `end` are among them, since the order within a bucket is
+ * read count, then id (the same argument as the postings').
+ */
+const pinyinHits = (keyword: string, end: number) => sql`
+  select p.tier, p.id from (
+    select ${bookPinyinKeys.bookId} as id, min(${bookPinyinKeys.tier}) as tier,
+      rank() over (order by min(${bookPinyinKeys.tier}), max(${bookPinyinKeys.bucket}) desc) as place
+    from ${bookPinyinKeys}
+    where ${bookPinyinKeys.key} >= ${keyword} and ${bookPinyinKeys.key} < ${`${keyword}{`}
+      and ${bookPinyinKeys.bucket} is not null
+    group by 1
+  ) as p join ${books} as b on b.id = p.id and b.published
+  where p.place <= ${end}
+  order by p.tier, ${inTierOrder} limit ${end}`;
 
 /**
  * Every way a folded keyword finds books, each source in the search's order and cut at `end`: then the first `end`
@@ -125,14 +140,7 @@ const searchHits = (keyword: string, end: number, pinyin: boolean) => sql`(
     ${
       pinyin
         ? sql`union all
-    (select p.tier, p.id from (
-        select k.book_id as id, min(k.tier) as tier from (
-          select ${bookPinyinKeys.bookId} as book_id, ${bookPinyinKeys.tier} as tier from ${bookPinyinKeys}
-          where ${bookPinyinKeys.key} >= ${keyword} and ${bookPinyinKeys.key} < ${`${keyword}{`}
-          limit ${PINYIN_CANDIDATES}
-        ) as k group by 1
-      ) as p join ${books} as b on b.id = p.id and b.published
-      order by p.tier, ${inTierOrder} limit ${end})`
+    (${pinyinHits(keyword, end)})`
         : sql``
     }
   ) as u group by u.id

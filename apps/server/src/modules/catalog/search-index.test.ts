@@ -36,6 +36,16 @@ async function postingsDrift(db: Database) {
   };
 }
 
+/** Pinyin keys whose bucket is not their book's (its indexed_bucket while published, null while not), at most 5. */
+async function pinyinDrift(db: Database) {
+  return rows(
+    db,
+    sql`select k.key, k.book_id, k.bucket, b.indexed_bucket, b.published from book_pinyin_keys as k
+        join books as b on b.id = k.book_id
+        where k.bucket is distinct from case when b.published then b.indexed_bucket end limit 5`,
+  );
+}
+
 /** book_counts rows that disagree with the books (zero rows may stay behind). */
 async function countsDrift(db: Database) {
   return rows(
@@ -331,6 +341,94 @@ describeDb('search index and list totals', () => {
       )
       .returning({ id: books.id });
     await db.delete(books).where(sql`${books.id} = ${ok?.id}`);
+  });
+
+  it('ranks pinyin matches from the key index, whose buckets follow reads, publication and edits', async () => {
+    const repo = createCatalogRepository(db);
+    const [category] = await db.select().from(categories).limit(1);
+    // More books than a page with the same initials (pin yin pai ming), the first the least read.
+    const added = await db
+      .insert(books)
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          title: `拼音排名${i}`,
+          author: '排名作者',
+          cover: '',
+          horiCover: '',
+          categoryId: category?.id ?? 1,
+          publishStatus: 'serialize',
+          readCount: 1000 + i * 200,
+        })),
+      )
+      .returning({ id: books.id });
+    const ids = added.map((b) => b.id);
+    await fillAllSearchKeys(db);
+    const page = async (offset = 0) =>
+      (await repo.searchBooks('pypm', 20, offset, { pinyin: true })).map((b) => b.bookId);
+    expect(await page()).not.toContain(ids[0]);
+    // Read far more than the others: once the search-buckets job moves it, it comes first.
+    await db.update(books).set({ readCount: 5_000_000 }).where(sql`${books.id} = ${ids[0]}`);
+    const buckets = createSearchBuckets(createCatalogRepository(db), { log: silent });
+    while ((await buckets.moveBatch()) > 0);
+    expect((await page())[0]).toBe(ids[0]);
+    // Unpublished it is gone; published again it is back where its reads put it.
+    await db.update(books).set({ published: false }).where(sql`${books.id} = ${ids[0]}`);
+    expect(await page()).not.toContain(ids[0]);
+    expect(await pinyinDrift(db)).toEqual([]);
+    await db.update(books).set({ published: true }).where(sql`${books.id} = ${ids[0]}`);
+    expect((await page())[0]).toBe(ids[0]);
+    // An edit through SQL drops its keys; the job keys it again, at its bucket.
+    await db.update(books).set({ title: '拼音排名改' }).where(sql`${books.id} = ${ids[1]}`);
+    await fillAllSearchKeys(db);
+    expect(await pinyinDrift(db)).toEqual([]);
+    expect(await page()).toEqual(await bruteForce(db, 'pypm', 20, 0));
+    expect(await page(20)).toEqual(await bruteForce(db, 'pypm', 20, 20));
+  });
+
+  it('finds a book whose text SQL rewrote, by the database fold field by field, until the job keys it', async () => {
+    const repo = createCatalogRepository(db);
+    const [category] = await db.select().from(categories).limit(1);
+    const added = await db
+      .insert(books)
+      .values(
+        [
+          ['无钥之书', '某甲', ''],
+          ['某乙之作', '无钥之书迷', ''],
+          ['某丙之作', '某丙', '一本关于无钥之书的书'],
+        ].map(([title, author, about]) => ({
+          title: title as string,
+          author: author as string,
+          abstractContent: about as string,
+          cover: '',
+          horiCover: '',
+          categoryId: category?.id ?? 1,
+          publishStatus: 'serialize',
+          readCount: 10,
+        })),
+      )
+      .returning({ id: books.id });
+    const [unkeyed] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from books where search_title is null and id in (${sql.join(
+        added.map((b) => sql`${b.id}`),
+        sql`, `,
+      )})`,
+    );
+    expect(Number(unkeyed?.n)).toBe(3);
+    const found = async () =>
+      (await repo.searchBooks('无钥之书', 20, 0, { pinyin: false })).map((b) => [b.bookId, b.tier]);
+    // Title, author, description: each in its tier (the exact title is known as exact once the title is keyed).
+    expect(await found()).toEqual([
+      [added[0]?.id, 3],
+      [added[1]?.id, 6],
+      [added[2]?.id, 7],
+    ]);
+    await fillAllSearchKeys(db);
+    expect(await found()).toEqual([
+      [added[0]?.id, 1],
+      [added[1]?.id, 6],
+      [added[2]?.id, 7],
+    ]);
   });
 
   it('never re-indexes a book on a read: the search-buckets job moves it to its new bucket later', async () => {

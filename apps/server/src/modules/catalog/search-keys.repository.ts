@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { bookPinyinKeys, books } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
-import { type SearchKeys, searchKeysOf } from './search-keys.ts';
+import { type PinyinKey, type SearchKeys, searchKeysOf } from './search-keys.ts';
 
 /** The text search keys are computed from, as it was read: the keys are written only if it is still the same. */
 export interface KeyedText {
@@ -51,13 +51,22 @@ export async function writeSearchKeys(q: Queryable, rows: { text: KeyedText; key
   await q.execute(
     sql`delete from ${bookPinyinKeys} where ${bookPinyinKeys.bookId} = any(${`{${written.join(',')}}`}::int[])`,
   );
-  if (keys.length > 0) {
-    await q.execute(sql`
-      insert into ${bookPinyinKeys} (key, book_id, tier)
-      select k.key, k.id, k.tier from json_to_recordset(${JSON.stringify(keys)}::json) as k (key text, id int, tier smallint)
-      on conflict do nothing`);
-  }
+  await insertPinyinKeys(q, keys);
   return written;
+}
+
+/**
+ * Adds books' pinyin keys, in one statement, each with its book's bucket while the book is published (the books'
+ * triggers keep it after): what a pinyin search ranks by. The books are written already.
+ */
+export async function insertPinyinKeys(q: Queryable, keys: ({ id: number } & PinyinKey)[]) {
+  if (keys.length === 0) return;
+  await q.execute(sql`
+    insert into ${bookPinyinKeys} (key, book_id, tier, bucket)
+    select k.key, k.id, k.tier, case when b.published then b.indexed_bucket end
+    from json_to_recordset(${JSON.stringify(keys)}::json) as k (key text, id int, tier smallint)
+      join ${books} as b on b.id = k.id
+    on conflict do nothing`);
 }
 
 /**
