@@ -18,6 +18,9 @@ import { createSearchTermsRepository } from './search-terms.repository.ts';
 import { consoleUploads } from './uploads.console.routes.ts';
 
 export type { CatalogPort } from './catalog.port.ts';
+/** A book's search keys, for the server's other writers of books (the importer): computed as a book is written. */
+export { insertPinyinKeys } from './search-keys.repository.ts';
+export { searchKeysOf } from './search-keys.ts';
 
 /** Books, chapters, lists, search, categories, ads and hot words; reading a chapter; the console's catalogue calls. */
 export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext): Promise<CatalogPort> {

@@ -12,7 +12,8 @@ import { rowsOf } from '../../shared/rows.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { createSearchBuckets } from './search-buckets.ts';
 import { fillAllSearchKeys } from './search-keys.repository.ts';
-import { foldKeyword, mayBePinyin } from './search-keys.ts';
+import { foldKeyword, mayBePinyin, searchKeysOf } from './search-keys.ts';
+import { createSearchKeysJob } from './search-keys-job.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -99,11 +100,52 @@ describeDb('search index and list totals', () => {
   beforeAll(async () => {
     test = await createTestDatabase({ demo: true });
     db = test.db;
+    // The seed writes each book's search keys with it: no search-keys job runs before the first test.
     await seedScale(db, { books: 400, chaptersPerBook: 1 });
-    await fillAllSearchKeys(db);
   });
   afterAll(async () => {
     await test?.close();
+  });
+
+  it('keys every book as the seeds write it: its folded text and pinyin keys, with no job run', async () => {
+    const [unkeyed] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from books where search_title is null`,
+    );
+    expect(Number(unkeyed?.n)).toBe(0);
+    const written = await db
+      .select({
+        id: books.id,
+        title: books.title,
+        author: books.author,
+        aliases: books.aliases,
+        searchTitle: books.searchTitle,
+        searchAuthor: books.searchAuthor,
+        searchAliases: books.searchAliases,
+        searchPinyin: books.searchPinyin,
+      })
+      .from(books)
+      .where(sql`${books.id} % 37 = 0`);
+    expect(written.length).toBeGreaterThan(5);
+    for (const b of written) {
+      const keys = searchKeysOf(b);
+      expect(b, b.title).toMatchObject({
+        searchTitle: keys.searchTitle,
+        searchAuthor: keys.searchAuthor,
+        searchAliases: keys.searchAliases,
+        searchPinyin: keys.searchPinyin,
+      });
+      const stored = await rows<{ key: string; tier: number }>(
+        db,
+        sql`select key, tier from book_pinyin_keys where book_id = ${b.id} order by key`,
+      );
+      expect(
+        stored.map((k) => `${k.key}:${k.tier}`),
+        b.title,
+      ).toEqual(keys.pinyinKeys.map((k) => `${k.key}:${k.tier}`).sort());
+    }
+    expect(await pinyinDrift(db)).toEqual([]);
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
   });
 
   it('holds every gram of every book after the seeds, and counts every book', async () => {
@@ -429,6 +471,36 @@ describeDb('search index and list totals', () => {
       [added[1]?.id, 6],
       [added[2]?.id, 7],
     ]);
+  });
+
+  it('the search-keys job keys what others wrote, going on at once while it finds full batches', async () => {
+    await fillAllSearchKeys(db);
+    // More books than the job's batch of 500 written by SQL, without keys, as another writer would.
+    const [category] = await db.select().from(categories).limit(1);
+    await db.insert(books).values(
+      Array.from({ length: 520 }, (_, i) => ({
+        title: `他处写入${i}`,
+        author: '别处',
+        cover: '',
+        horiCover: '',
+        categoryId: category?.id ?? 1,
+        publishStatus: 'serialize',
+      })),
+    );
+    const unkeyed = async () =>
+      Number(
+        (
+          await rows<{ n: number }>(db, sql`select count(*)::int as n from books where search_title is null`)
+        )[0]?.n,
+      );
+    expect(await unkeyed()).toBe(520);
+    const job = createSearchKeysJob(db, { log: silent });
+    expect(await job.runOnce()).toEqual({ ran: true, more: true });
+    expect(await job.runOnce()).toEqual({ ran: true, more: false });
+    expect(await unkeyed()).toBe(0);
+    expect((await createCatalogRepository(db).searchBooks('tcxr', 20, 0, { pinyin: true })).length).toBe(20);
+    expect(await pinyinDrift(db)).toEqual([]);
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
   });
 
   it('never re-indexes a book on a read: the search-buckets job moves it to its new bucket later', async () => {

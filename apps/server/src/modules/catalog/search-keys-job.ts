@@ -10,10 +10,11 @@ const BATCH = 500;
 
 /**
  * The search-keys job (once across servers, by its advisory lock): computes the search keys of books written
- * without them: by an import or a seed, by SQL, or all of them after a migration that changes how keys are made.
- * The console writes a book's keys with its edit, so an operator's change is searchable at once; this job is what
- * makes every other writer's change searchable within a few seconds (docs/decisions.md, "Search the way readers
- * type").
+ * without them: by SQL or an older server, or all of them after a migration that changes how keys are made. The
+ * server's own writers (the console's edit, the importer, the seeds) write a book's keys with it, so their books
+ * are searchable at once; this job is what makes every other writer's change searchable within a few seconds
+ * (docs/decisions.md, "Search the way readers type"). While it finds full batches it goes on at once (the loop runs
+ * again when a pass asks for more), so a backlog is worked off back to back, not a batch per tick.
  */
 export function createSearchKeysJob(db: Database, opts: { log: FastifyBaseLogger }) {
   let after = 0;

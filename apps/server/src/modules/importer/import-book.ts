@@ -49,7 +49,7 @@ async function findBook(
     id: await repo.nextBookId(),
     title: titleOf(source, opts),
     author: source.author ?? '',
-    // The search-keys job computes their keys within seconds of the first chapter (docs/decisions.md).
+    // Keyed for search with the book's row, as the first chapter is written (importer.repository.ts).
     aliases: [...new Set(source.aliases ?? [])].filter((a) => a !== source.title),
     abstractContent: source.summary ?? '',
     publishStatus: source.finished ? 'finish' : 'serialize',

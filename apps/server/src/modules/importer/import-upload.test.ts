@@ -77,6 +77,9 @@ describeDb('importing by upload in the console', () => {
     const detail = (await t.app.inject({ url: `/api/book/detail/${done.bookId}` })).json().data;
     expect(detail.book.title).toBe('远方来信');
     expect(detail.chapterList.map((c: { price: number }) => c.price)).toEqual([0, 30]);
+    // Searchable at once by its initials too: the importer wrote its search keys with it (no job has run here).
+    const found = await t.app.inject({ method: 'POST', url: '/api/book/search?content=yflx&page=1' });
+    expect(found.json().data.map((b: { bookId: number }) => b.bookId)).toEqual([done.bookId]);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'book.import'));
     expect(audit).toMatchObject({ actor: 'editor1', target: `book:${done.bookId}` });
     await expect.poll(uploadsLeft).toEqual([]); // removed just after the row is written
