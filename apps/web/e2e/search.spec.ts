@@ -152,8 +152,28 @@ test('typing initials suggests the book with its initials marked; traditional te
   await expect(first.locator('mark')).toHaveText(['斗罗大陆', 'd', 'l', 'd', 'l']);
   await shot(page, 'search-suggest-initials');
 
+  // Pasted traditional text: the question for it is held at the network until the screen has been checked, so the
+  // moments between the paste and its answer last as long as the test needs. The previous text's titles (dldl's)
+  // must not show meanwhile: neither while typing pauses nor while the new question is on its way.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const isTraditional = (url: URL) =>
+    url.pathname === '/api/book/suggest' && url.searchParams.get('content') === '鬥羅大陸';
+  await page.route(isTraditional, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const asked = page.waitForRequest((r) => isTraditional(new URL(r.url())));
   await field(page).fill('鬥羅大陸');
+  await expect(suggestions).toBeHidden();
+  await asked;
+  await expect(suggestions).toBeHidden();
+  await expect(page.locator('.search-suggestion')).toHaveCount(0);
+  release();
   await expect(suggestions.getByRole('link', { name: /斗罗大陆/ })).toBeVisible();
+  await expect(field(page)).toHaveValue('鬥羅大陸');
   await shot(page, 'search-suggest-traditional');
   await suggestions
     .getByRole('link', { name: /斗罗大陆/ })

@@ -70,7 +70,7 @@ export default function SearchPage() {
           </button>
         </form>
       </search>
-      {typing && <Suggestions items={suggestions.data ?? []} />}
+      {typing && <Suggestions items={suggestions} />}
       {searched ? <SearchResults keyword={searched} /> : !typing && <SearchStart onPick={search} />}
       <ServiceLinks />
     </main>

@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { SEARCH_MAX_LENGTH } from '@yueman/contract';
+import { useQuery } from '@tanstack/react-query';
+import { SEARCH_MAX_LENGTH, type SearchSuggestion } from '@yueman/contract';
 import { useEffect, useState } from 'react';
 import { data, routes } from '../../../lib/api-client.ts';
 
@@ -16,18 +16,24 @@ function useSettled(text: string) {
   return settled;
 }
 
+const NONE: SearchSuggestion[] = [];
+
 /**
  * GET /api/book/suggest: up to 8 titles for what is typed, each with why it matched. Asked once typing pauses; a
  * request whose text is no longer the field's is aborted (react-query aborts a query nobody observes any more).
+ * The titles are only ever the answer for the text in the field now: while typing has not paused, and while the
+ * question for the new text is on its way, there are none (the previous text's answer is never shown in its place;
+ * docs/decisions.md, "Search the way readers type").
  */
 export function useSuggestions(typed: string) {
-  const keyword = useSettled(typed.trim());
-  const wanted = keyword !== '' && [...keyword].length <= SEARCH_MAX_LENGTH && keyword === typed.trim();
-  return useQuery({
+  const current = typed.trim();
+  const keyword = useSettled(current);
+  const wanted = keyword !== '' && [...keyword].length <= SEARCH_MAX_LENGTH && keyword === current;
+  const query = useQuery({
     queryKey: ['book', 'suggest', keyword],
     queryFn: ({ signal }) => data(routes.suggest, { query: { content: keyword }, signal }),
     enabled: wanted,
     staleTime: 60_000,
-    placeholderData: keepPreviousData,
   });
+  return wanted && query.data ? query.data : NONE;
 }
