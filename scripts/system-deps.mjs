@@ -25,6 +25,7 @@ export const pgRoot = '/usr/lib/postgresql';
 export const debianPackages = [
   { name: 'chromium', why: 'bench:lighthouse and bench:next-chapter' },
   { name: 'chromium-headless-shell', why: 'the browser tests' },
+  { name: 'git', why: 'the repository rules test, which lists the files git keeps' },
   { name: 'fonts-noto-cjk', why: 'Chinese text in the drawn demo pictures and the browser tests' },
   { name: 'nginx', why: 'the cluster test and the benchmarks' },
   { name: 'pgbouncer', why: 'the cluster test and the pgbouncer test' },

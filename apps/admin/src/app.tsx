@@ -24,6 +24,7 @@ const RevenuePage = lazy(() => import('./pages/revenue.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
 const ReadersPage = lazy(() => import('./pages/readers.tsx'));
+const ReaderPage = lazy(() => import('./pages/reader.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found.tsx'));
 
 /** Hands the API client the app's message API and navigation (401 opens the login page, keeping this one). */
@@ -68,6 +69,7 @@ export function App() {
                   <Route path="/revenue" element={screen('/revenue', <RevenuePage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />
                   <Route path="/readers" element={screen('/readers', <ReadersPage />)} />
+                  <Route path="/readers/:userId" element={screen('/readers', <ReaderPage />)} />
                   <Route path="/operators" element={screen('/operators', <OperatorsPage />)} />
                   <Route path="/audit" element={screen('/audit', <AuditPage />)} />
                   <Route path="*" element={<NotFoundPage />} />

@@ -18,7 +18,7 @@ import {
   COMPLAINT_READERS,
   ORDER_READERS,
   OWNER_ONLY,
-  READER_ACCOUNT_KEEPERS,
+  READER_VIEWERS,
   REVENUE_READERS,
 } from './session.tsx';
 
@@ -55,7 +55,13 @@ export const MENU: MenuEntry[] = [
   },
   { path: '/revenue', name: '营收', icon: <FundOutlined />, roles: REVENUE_READERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
-  { path: '/readers', name: '读者账号', icon: <UserSwitchOutlined />, roles: READER_ACCOUNT_KEEPERS },
+  {
+    path: '/readers',
+    name: '读者',
+    icon: <UserSwitchOutlined />,
+    roles: READER_VIEWERS,
+    children: [{ path: '/readers/:userId', name: '读者详情', hideInMenu: true }],
+  },
   { path: '/operators', name: '管理员', icon: <TeamOutlined />, roles: OWNER_ONLY },
   { path: '/audit', name: '操作日志', icon: <AuditOutlined />, roles: OWNER_ONLY },
 ];

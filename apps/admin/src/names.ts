@@ -64,3 +64,20 @@ export const REFUND_STATE_NAMES: Record<RefundState, string> = {
   success: '成功',
   failed: '失败',
 };
+
+/** A ledger transfer's kind as the reader page's 阅币流水 shows it. */
+export const TRANSFER_KIND_NAMES: Record<string, string> = {
+  recharge: '充值',
+  bonus: '充值赠送',
+  purchase: '购买章节',
+  grant: '客服补发',
+  revoke: '客服扣回',
+};
+
+/** What the readers' search box matched. */
+export const READER_MATCH_NAMES: Record<string, string> = {
+  userId: '用户 ID',
+  account: '账号',
+  mobile: '手机号',
+  visitorId: '访客 ID',
+};

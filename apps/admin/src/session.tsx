@@ -12,8 +12,12 @@ export const ORDER_READERS: readonly Role[] = ['owner', 'finance', 'support'];
 export const REVENUE_READERS: readonly Role[] = ['owner', 'finance'];
 /** Who refunds, and so sees whole order numbers (the server's REFUNDERS); others see them in part. */
 export const REFUNDERS: readonly Role[] = ['owner'];
-/** Who resets a reader's password (the server's READER_ACCOUNT_KEEPERS). */
+/** Who keeps a reader's account: password, sign-out, block (the server's READER_ACCOUNT_KEEPERS). */
 export const READER_ACCOUNT_KEEPERS: readonly Role[] = ['owner', 'support'];
+/** Who finds readers and reads their page (the server's READER_VIEWERS): not editors. */
+export const READER_VIEWERS: readonly Role[] = ['owner', 'finance', 'support'];
+/** Who adjusts a reader's coins and VIP days (the server's READER_VALUE_KEEPERS). */
+export const READER_VALUE_KEEPERS: readonly Role[] = ['owner', 'finance'];
 
 interface Session {
   /** The signed-in operator; undefined until the me call answered. */

@@ -21,12 +21,17 @@ export const ConsumptionQuery = Type.Object({ page: Type.Optional(Page) });
 /** One line of the consumption records page, from the ledger (and VIP orders, which move no coins). */
 export const ConsumptionRecord = Type.Object({
   id: Type.String(),
-  /** recharge (coins bought), bonus (coins given with a pack), purchase (a chapter bought), vip (VIP days bought) */
+  /**
+   * recharge (coins bought), bonus (coins given with a pack), purchase (a chapter bought), vip (VIP days bought),
+   * grant and revoke (coins customer service gave or took back: '客服补发 N阅币', '客服扣回 N阅币')
+   */
   kind: Type.Union([
     Type.Literal('recharge'),
     Type.Literal('bonus'),
     Type.Literal('purchase'),
     Type.Literal('vip'),
+    Type.Literal('grant'),
+    Type.Literal('revoke'),
   ]),
   /** Signed coins: positive in, negative out; 0 for vip. */
   coins: Type.Integer(),

@@ -7,7 +7,7 @@ import { ApiError, adminRoutes, call } from '../api.ts';
 import { branchLabel, dateTime, yuan } from '../format.ts';
 import { ORDER_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
-import { REFUNDERS, useCan } from '../session.tsx';
+import { READER_VIEWERS, REFUNDERS, useCan } from '../session.tsx';
 
 const stateEnum = Object.fromEntries(
   (Object.keys(ORDER_STATE_NAMES) as OrderState[]).map((s) => [s, { text: ORDER_STATE_NAMES[s] }]),
@@ -19,6 +19,7 @@ export default function OrdersPage() {
   const [channels, setChannels] = useState<PayChannelOption[]>([]);
   // Roles that do not refund see order numbers in part: their links open the story by the order's id.
   const wholeNumbers = useCan(REFUNDERS);
+  const seesReaders = useCan(READER_VIEWERS);
   const storyPath = (r: OrderRow) => (wholeNumbers ? `/orders/${r.orderNo}` : `/orders/by-id/${r.id}`);
 
   const columns: ProColumns<OrderRow>[] = [
@@ -39,7 +40,15 @@ export default function OrdersPage() {
         </Typography.Text>
       ),
     },
-    { title: '用户 ID', dataIndex: 'userId', valueType: 'digit', hideInTable: true, fieldProps: { min: 1 } },
+    {
+      title: '用户',
+      dataIndex: 'user',
+      hideInTable: true,
+      fieldProps: { placeholder: '账号 / 手机号 / 用户 ID / 访客 ID' },
+      formItemProps: {
+        rules: [{ pattern: /^\s*[A-Za-z0-9_-]{1,64}\s*$/, message: '请输入账号、手机号、用户 ID 或访客 ID' }],
+      },
+    },
     {
       title: '用户',
       dataIndex: 'account',
@@ -47,7 +56,15 @@ export default function OrdersPage() {
       width: 110,
       render: (_, r) => (
         <>
-          <div>{r.account}</div>
+          <div>
+            {seesReaders ? (
+              <Link to={`/readers/${r.userId}`} onClick={(e) => e.stopPropagation()}>
+                {r.account}
+              </Link>
+            ) : (
+              r.account
+            )}
+          </div>
           <Typography.Text type="secondary">ID {r.userId}</Typography.Text>
         </>
       ),
@@ -141,7 +158,7 @@ export default function OrdersPage() {
                 page: params.current ?? 1,
                 size: params.pageSize ?? 20,
                 orderNo: typeof params.orderNo === 'string' ? params.orderNo.trim() : undefined,
-                userId: params.userId as number | undefined,
+                user: typeof params.user === 'string' && params.user.trim() ? params.user.trim() : undefined,
                 state: params.state as OrderState | undefined,
                 channel: params.channel as string | undefined,
                 branchId: params.branchId as number | undefined,

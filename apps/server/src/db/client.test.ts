@@ -63,11 +63,12 @@ describeDb('database client', () => {
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
         ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'search_terms', 'sessions'],
         'showcase_entries',
-        ...['users', 'visit_marks'],
+        ...['users', 'vip_adjustments', 'visit_marks'],
       ]);
-      // Migration 0002 creates the ledger's system accounts.
+      // Migration 0002 creates the ledger's system accounts; 0018 the operators' adjustments.
       const system = await opened.db.execute(sql`select code from ledger_accounts order by code`);
       expect((system as unknown as { rows: { code: string }[] }).rows.map((r) => r.code)).toEqual([
+        'system:adjustments',
         'system:bonus',
         'system:payments',
         'system:sales',

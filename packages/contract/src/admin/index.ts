@@ -5,7 +5,7 @@ import { booksRoutes } from './books.ts';
 import { homeRoutes } from './home.ts';
 import { importsRoutes } from './imports.ts';
 import { ordersRoutes } from './orders.ts';
-import { readersRoutes } from './readers.ts';
+import { readerCareRoutes, readersRoutes } from './readers.ts';
 import { sessionRoutes } from './session.ts';
 import { supportRoutes } from './support.ts';
 
@@ -28,6 +28,7 @@ export const adminRoutes = {
   ...ordersRoutes,
   ...supportRoutes,
   ...readersRoutes,
+  ...readerCareRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

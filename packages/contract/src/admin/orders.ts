@@ -178,6 +178,8 @@ export const ordersRoutes = {
       ...ConsolePageQuery,
       orderNo: Type.Optional(OrderNo),
       userId: Type.Optional(AdminId),
+      /** The 用户 filter: what the readers' search box takes (account, mobile, user id or visitor id). */
+      user: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       state: Type.Optional(State),
       channel: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]+$' })),
       branchId: Type.Optional(BranchId),

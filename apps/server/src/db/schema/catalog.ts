@@ -64,14 +64,14 @@ export const books = pgTable(
     // The search keys, computed in the server from title, author and aliases when they are written (search-keys.ts:
     // width, case, traditional characters, spaces and punctuation folded; the title's pinyin readings): never on a
     // read. Null when the text changed without them (a trigger nulls them): the search-keys job fills them again,
-    // and meanwhile the postings use lower(text) (migration 0018, docs/decisions.md "Search the way readers type").
+    // and meanwhile the postings use lower(text) (migration 0019, docs/decisions.md "Search the way readers type").
     searchTitle: text(),
     searchAuthor: text(),
     searchAliases: text(),
     // The folded title's readings, a token per character ("chong/zhong sheng"): what a suggestion highlights.
     searchPinyin: text(),
     // The folded description, computed by the database whenever the description is written (its fold, search_fold
-    // of migration 0018: the server's keys are for title, author and aliases): a search compares it, never folds.
+    // of migration 0019: the server's keys are for title, author and aliases): a search compares it, never folds.
     searchAbout: text().generatedAlwaysAs(sql`search_fold(left(abstract_content, 2000))`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -142,7 +142,7 @@ export const chapters = pgTable(
 /**
  * The search index (docs/decisions.md, "Search at 100,000 books"): for each gram, one or two characters of a
  * book's lowercased title, author or description, the ids of the books that have it, in posting lists keyed by
- * the first of those fields that has it (`tier`: 1 title, 2 aliases, 3 author, 4 description; migration 0018 made
+ * the first of those fields that has it (`tier`: 1 title, 2 aliases, 3 author, 4 description; migration 0019 made
  * the text the folded search keys) and the book's read-count
  * bucket (`indexed_bucket`: `book_rank_bucket(read_count)` when the book was last indexed or moved by the
  * search-buckets job; monotonic in the read count). Reading a gram's lists in (tier, bucket
@@ -244,7 +244,7 @@ export const hotWords = pgTable(
 /**
  * Pinyin keys of each book (search-keys.ts): from each of the first characters of its folded title, aliases and
  * author, the full pinyin and the initials that follow, each polyphonic reading too, cut to the keyword limit. A
- * pinyin keyword is a prefix of one of them: a range of the key index (COLLATE "C", hand-written in migration 0018).
+ * pinyin keyword is a prefix of one of them: a range of the key index (COLLATE "C", hand-written in migration 0019).
  * Written with the book's search keys; `tier` 5 title or alias, 6 author (the search's ranking).
  */
 export const bookPinyinKeys = pgTable(
@@ -259,7 +259,7 @@ export const bookPinyinKeys = pgTable(
     // pinyin search ranks the keys it reads from the key index alone and reads only the books it returns.
     bucket: smallint(),
   },
-  // The primary key's index also holds tier and bucket (INCLUDE, hand-written in migration 0018): a key range is
+  // The primary key's index also holds tier and bucket (INCLUDE, hand-written in migration 0019): a key range is
   // read from the index alone.
   (t) => [primaryKey({ columns: [t.key, t.bookId] }), index('book_pinyin_keys_book').on(t.bookId)],
 );

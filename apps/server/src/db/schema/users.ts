@@ -15,6 +15,13 @@ export const users = pgTable(
     vipEnd: timestamp({ withTimezone: true }),
     registerIp: text().notNull().default(''),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    // When a session of theirs last answered a call (kept to the hour: written at most once an hour).
+    lastSeenAt: timestamp({ withTimezone: true }),
+    // Set by an operator (the console's 读者): a blocked reader reads what is free and what they own, and can
+    // neither pay nor buy. The reason is the operator's, for the console and the audit log; the reader is told a
+    // fixed sentence.
+    blockedAt: timestamp({ withTimezone: true }),
+    blockReason: text(),
   },
   (t) => [
     index('users_by_visitor').on(t.visitorId),

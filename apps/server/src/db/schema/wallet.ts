@@ -40,7 +40,8 @@ export const ledgerTransfers = pgTable(
   'ledger_transfers',
   {
     id: text().primaryKey(),
-    // recharge (bought coins), bonus (presentCount of a pack), purchase (a chapter bought)
+    // recharge (bought coins), bonus (presentCount of a pack), purchase (a chapter bought), grant and revoke (an
+    // operator's adjustment from or to system:adjustments, `adjust:{userId}:{requestId}`)
     kind: text().notNull(),
     userId: integer()
       .notNull()
@@ -52,7 +53,7 @@ export const ledgerTransfers = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('ledger_transfers_kind', sql`${t.kind} in ('recharge', 'bonus', 'purchase')`),
+    check('ledger_transfers_kind', sql`${t.kind} in ('recharge', 'bonus', 'purchase', 'grant', 'revoke')`),
     check('ledger_transfers_amount', sql`${t.amount} > 0`),
     // The consumption records page reads a user's transfers newest first.
     index('ledger_transfers_by_user').on(t.userId, t.createdAt.desc(), t.id),
@@ -100,5 +101,28 @@ export const chapterPurchases = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.chapterId] }),
     check('chapter_purchases_price', sql`${t.price} >= 0`),
+  ],
+);
+
+/**
+ * An operator's change of a reader's VIP days (the console's 读者), one row per request: the id
+ * `vip:{userId}:{requestId}` makes a double-clicked or retried change happen once. Days are signed (a grant adds,
+ * a shortening takes away); before and after are the reader's vip_end around it.
+ */
+export const vipAdjustments = pgTable(
+  'vip_adjustments',
+  {
+    id: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    days: integer().notNull(),
+    vipEndBefore: timestamp({ withTimezone: true }),
+    vipEndAfter: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('vip_adjustments_days', sql`${t.days} <> 0`),
+    index('vip_adjustments_by_user').on(t.userId, t.createdAt),
   ],
 );

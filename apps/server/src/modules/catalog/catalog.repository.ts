@@ -70,7 +70,7 @@ export const SEARCH_TIERS = {
   typo: 8,
 } as const;
 
-/** A posting list's field (1 title, 2 aliases, 3 author, 4 description, migration 0018) as a search tier. */
+/** A posting list's field (1 title, 2 aliases, 3 author, 4 description, migration 0019) as a search tier. */
 const postingTier = (tier: SQL) => sql`(array[3, 4, 6, 7]::smallint[])[${tier}]`;
 
 /**
@@ -96,7 +96,7 @@ const gramHits = (keyword: string, end: number) => sql`
   ) as l cross join lateral unnest(l.ids) as m (id)
   where l.before < ${end}`;
 
-/** Three characters or more: the database function book_search_text (migrations 0006, 0018) walks the lists. */
+/** Three characters or more: the database function book_search_text (migrations 0006, 0019) walks the lists. */
 const textHits = (keyword: string, end: number) =>
   sql`select t.tier, t.id from book_search_text(${keyword}, ${end}) as t`;
 

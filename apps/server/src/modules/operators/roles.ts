@@ -8,8 +8,8 @@ export { OPERATOR_ROLES, type OperatorRole };
  *
  * - owner: everything, operators included;
  * - editor: the catalogue and the home page;
- * - finance: reads orders and money (its writes come with the console's part 2);
- * - support: reads, and answers complaints.
+ * - finance: reads orders and money; adjusts a reader's coins and VIP days;
+ * - support: reads, answers complaints, and keeps readers' accounts (password, sign-out, block).
  */
 export const ANY_ROLE: readonly OperatorRole[] = OPERATOR_ROLES;
 export const OWNER_ONLY: readonly OperatorRole[] = ['owner'];
@@ -20,8 +20,15 @@ export const ORDER_READERS: readonly OperatorRole[] = ['owner', 'finance', 'supp
 export const REVENUE_READERS: readonly OperatorRole[] = ['owner', 'finance'];
 /** Refunds, and so whole order numbers in the console (others see them in part): owners. */
 export const REFUNDERS: readonly OperatorRole[] = ['owner'];
-/** Resetting a reader's password (audited, with a reason): owners and customer service. */
+/**
+ * A reader's account (audited, with a reason): resetting the password, signing them out everywhere, blocking and
+ * unblocking. Owners and customer service.
+ */
 export const READER_ACCOUNT_KEEPERS: readonly OperatorRole[] = ['owner', 'support'];
+/** Finding a reader and reading their page (orders, purchases, records, coins, sessions): all but editors. */
+export const READER_VIEWERS: readonly OperatorRole[] = ['owner', 'finance', 'support'];
+/** A reader's coins and VIP days (grant or take back, audited, with a reason): owners and finance. */
+export const READER_VALUE_KEEPERS: readonly OperatorRole[] = ['owner', 'finance'];
 
 export const isRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);

@@ -88,6 +88,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     db: ctx.db,
     gateways: deps.gateways,
     refunds: { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) },
+    readerIdsMatching: (text, field, limit) => ctx.ports.users.readerIdsMatching(text, field, limit),
   });
   return {
     payerOf: deps.repo.payerOf,

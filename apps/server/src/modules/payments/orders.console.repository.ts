@@ -18,6 +18,8 @@ import { rowsOf } from '../../shared/rows.ts';
 export interface OrderFilter {
   orderNo?: string;
   userId?: number;
+  /** The readers the 用户 filter matched (never empty: the service answers no rows for none). */
+  userIds?: number[];
   state?: string;
   channel?: string;
   branchId?: number;
@@ -50,6 +52,7 @@ export function createOrdersConsoleRepository(db: Database) {
       const where: SQL[] = [];
       if (filter.orderNo !== undefined) where.push(eq(payOrders.orderNo, filter.orderNo));
       if (filter.userId !== undefined) where.push(eq(payOrders.userId, filter.userId));
+      if (filter.userIds !== undefined) where.push(inArray(payOrders.userId, filter.userIds));
       if (filter.state !== undefined) where.push(eq(payOrders.status, filter.state));
       if (filter.channel !== undefined) where.push(eq(payOrders.channel, filter.channel));
       if (filter.branchId !== undefined) where.push(eq(payOrders.branchId, filter.branchId));

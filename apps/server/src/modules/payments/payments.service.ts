@@ -1,6 +1,7 @@
 import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { forbidden, unauthorized } from '../../shared/errors.ts';
+import { accountBlocked } from '../../shared/signed-in.ts';
 import type { BusinessEvent } from '../metrics/metrics.port.ts';
 import type { UsersPort } from '../users/users.port.ts';
 import type { WalletPort } from '../wallet/wallet.port.ts';
@@ -174,6 +175,7 @@ export async function applyForPayment(
 
   const user = await deps.users.attributionOf(input.sessionUserId);
   if (!user) throw unauthorized();
+  if (user.blocked) throw accountBlocked();
   const now = new Date();
   const returnUrl = safeReturnUrl(input.returnUrl, deps.publicOrigin);
   const { order, reused } = await deps.repo.createOrderOnce(

@@ -4,7 +4,9 @@ import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
 import { handoffRoutes } from './handoff.routes.ts';
 import identity from './identity.plugin.ts';
+import { createReadersConsoleRepository } from './readers.console.repository.ts';
 import { readerConsoleRoutes } from './readers.console.routes.ts';
+import { readerIdsMatching } from './readers.console.service.ts';
 import { createProgressRepository } from './reading-progress.repository.ts';
 import { readingProgressRoutes } from './reading-progress.routes.ts';
 import { createSessionSweeper } from './session-sweeper.ts';
@@ -48,14 +50,22 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
 
   // The console's reader accounts (support resets a password, audited); under /api/admin/, so the operators'
   // session plugin (registered before this module) guards them.
-  await readerConsoleRoutes(app, { repo, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
+  const readersRepo = createReadersConsoleRepository(ctx.db);
+  await readerConsoleRoutes(app, {
+    repo: { ...repo, ...readersRepo },
+    audit: (q, entry) => ctx.ports.operators.audit(q, entry),
+    balanceOf: (userId) => ctx.ports.wallet.balanceOf(userId),
+    records: (userId, limit, offset) => ctx.ports.wallet.records(userId, limit, offset),
+  });
 
   return {
     userInfo: (userId) => users.userInfo(deps, { userId }),
     async attributionOf(userId) {
       const user = await repo.userById(userId);
-      return user && { visitorId: user.visitorId, branchId: user.branchId };
+      return user && { visitorId: user.visitorId, branchId: user.branchId, blocked: user.blockedAt !== null };
     },
+    readerIdsMatching: (text, field, limit) =>
+      readerIdsMatching({ repo: readersRepo }, { text, field, limit }),
     sweepExpiredSessions: sweeper.sweep,
   };
 }

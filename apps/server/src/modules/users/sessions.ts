@@ -6,6 +6,8 @@ export const SESSION_COOKIE = 'sid';
 const LIFETIME_MS = 365 * 24 * 3600 * 1000;
 // Sliding lifetime without a write per request: extend once the session is a day old.
 const EXTEND_AFTER_MS = 24 * 3600 * 1000;
+// "Last seen" for the console, kept to the hour: at most one write an hour per reader.
+const SEEN_EVERY_MS = 3600 * 1000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -26,6 +28,7 @@ export async function issueSession(
     userId,
     expiresAt,
   });
+  await repo.touchLastSeen(userId, now);
   return { token, expiresAt };
 }
 
@@ -43,5 +46,11 @@ export async function resolveSession(
     renewedUntil = new Date(now.getTime() + LIFETIME_MS);
     await repo.extendSession(tokenHash, renewedUntil);
   }
-  return { user: { userId: row.userId, account: row.account, vipEnd: row.vipEnd }, renewedUntil };
+  if (row.lastSeenAt === null || now.getTime() - row.lastSeenAt.getTime() >= SEEN_EVERY_MS) {
+    await repo.touchLastSeen(row.userId, now);
+  }
+  return {
+    user: { userId: row.userId, account: row.account, vipEnd: row.vipEnd, blocked: row.blockedAt !== null },
+    renewedUntil,
+  };
 }

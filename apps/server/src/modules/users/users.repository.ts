@@ -93,6 +93,8 @@ export function createUsersRepository(db: Database) {
           userId: users.id,
           account: users.account,
           vipEnd: users.vipEnd,
+          blockedAt: users.blockedAt,
+          lastSeenAt: users.lastSeenAt,
           expiresAt: sessions.expiresAt,
         })
         .from(sessions)
@@ -108,6 +110,11 @@ export function createUsersRepository(db: Database) {
         .where(lt(sessions.expiresAt, now))
         .returning({ tokenHash: sessions.tokenHash });
       return gone.length;
+    },
+
+    /** Marks the user seen now (the session resolver calls it at most once an hour per user). */
+    async touchLastSeen(userId: number, now: Date) {
+      await db.update(users).set({ lastSeenAt: now }).where(eq(users.id, userId));
     },
 
     async extendSession(tokenHash: string, expiresAt: Date) {

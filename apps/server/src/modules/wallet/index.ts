@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
+import { createCoinsConsoleRepository } from './coins.console.repository.ts';
+import { coinsConsoleRoutes } from './coins.console.routes.ts';
 import type { WalletPort } from './wallet.port.ts';
 import { createWalletRepository } from './wallet.repository.ts';
 import { walletRoutes } from './wallet.routes.ts';
@@ -15,9 +17,15 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     count: (event) => ctx.ports.metrics.count(event),
   };
   await walletRoutes(app, deps);
+  // The console's changes to a reader's coins and VIP days (under /api/admin/: the operators' session guards them).
+  await coinsConsoleRoutes(app, {
+    repo: createCoinsConsoleRepository(ctx.db),
+    audit: (q, entry) => ctx.ports.operators.audit(q, entry),
+  });
   return {
     balanceOf: deps.repo.balanceOf,
     ownedChapters: deps.repo.ownedChapters,
     creditPaidOrder: (tx, order) => wallet.creditPaidOrder(deps, { tx, order }),
+    records: (userId, limit, offset) => wallet.consumptionWindow(deps, { userId, limit, offset }),
   };
 }

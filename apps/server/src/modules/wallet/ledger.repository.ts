@@ -4,7 +4,27 @@ import { ledgerAccounts } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
 
 /** System accounts, created by migration 0002: the other side of every coin movement. */
-export type SystemAccount = 'system:payments' | 'system:bonus' | 'system:sales';
+export type SystemAccount = 'system:payments' | 'system:bonus' | 'system:sales' | 'system:adjustments';
+
+/** An operator's adjustment: `grant` moves coins from system:adjustments to the reader, `take` back to it. */
+export interface Adjustment {
+  /** `adjust:{userId}:{requestId}`: a retry of the same request collides here and moves nothing. */
+  transferId: string;
+  userId: number;
+  direction: 'grant' | 'take';
+  amount: number;
+  memo: string;
+}
+
+/** What an adjustment did: posted, already posted under this id (what was posted then), or short of coins. */
+export type AdjustmentResult =
+  | { outcome: 'posted'; before: number; after: number }
+  | {
+      outcome: 'duplicate';
+      balance: number;
+      posted: { userId: number; kind: string; amount: number };
+    }
+  | { outcome: 'short'; balance: number };
 
 export type CreditKind = 'recharge' | 'bonus';
 
@@ -189,6 +209,60 @@ export function createLedgerRepository(db: Database) {
      * - 'short': the balance does not cover the price: nothing written.
      */
     buyChapter: purchase,
+
+    /**
+     * An operator's adjustment, inside the caller's transaction `tx` (which also writes the audit entry). The
+     * reader's account row is locked first (made, at 0, if they have none), so adjustments and purchases of one
+     * reader queue on it: a second request with the same transfer id finds the first one's transfer once it may
+     * go on, and a take-back sees the balance every earlier movement left. Then one statement posts the transfer,
+     * both entries and the stored balance; the balance's CHECK would refuse a negative one anyway.
+     */
+    async adjust(tx: Queryable, a: Adjustment): Promise<AdjustmentResult> {
+      if (!Number.isInteger(a.amount) || a.amount <= 0) throw new Error(`adjustment of ${a.amount} coins`);
+      await tx.execute(sql`
+        insert into ledger_accounts (user_id, balance) values (${a.userId}::int, 0)
+        on conflict (user_id) do nothing`);
+      const [held] = rowsOf<{ balance: string }>(
+        await tx.execute(sql`
+          select balance::text as balance from ledger_accounts where user_id = ${a.userId}::int for update`),
+      );
+      const balance = Number(held?.balance ?? 0);
+      const [posted] = rowsOf<{ user_id: number; kind: string; amount: number }>(
+        await tx.execute(sql`
+          select user_id, kind, amount from ledger_transfers where id = ${a.transferId}::text`),
+      );
+      if (posted)
+        return {
+          outcome: 'duplicate',
+          balance,
+          posted: { userId: posted.user_id, kind: posted.kind, amount: posted.amount },
+        };
+      if (a.direction === 'take' && balance < a.amount) return { outcome: 'short', balance };
+      const signed = a.direction === 'grant' ? a.amount : -a.amount;
+      const result = await tx.execute(sql`
+        with transfer as (
+          insert into ledger_transfers (id, kind, user_id, amount, memo)
+          values (${a.transferId}::text, ${a.direction === 'grant' ? 'grant' : 'revoke'}::text, ${a.userId}::int,
+                  ${a.amount}::int, ${a.memo}::text)
+          returning id
+        ), account as (
+          update ledger_accounts set balance = balance + ${signed}::int
+          where user_id = ${a.userId}::int and exists (select 1 from transfer)
+          returning id, balance
+        ), entries as (
+          insert into ledger_entries (transfer_id, account_id, amount)
+          select transfer.id, account.id, ${signed}::int from transfer, account
+          union all
+          select transfer.id, (select id from ledger_accounts where code = 'system:adjustments'), ${-signed}::int
+          from transfer
+          returning 1
+        )
+        select (select balance from account)::text as balance, (select count(*) from entries)::int as entries`);
+      const [row] = rowsOf<{ balance: string | null; entries: number }>(result);
+      if (row?.entries !== 2 || row.balance === null)
+        throw new Error('adjustment posted without both entries');
+      return { outcome: 'posted', before: balance, after: Number(row.balance) };
+    },
 
     /** The user's coins (0 without a ledger account). */
     async balanceOf(userId: number, q: Queryable = db): Promise<number> {

@@ -1,3 +1,4 @@
+import type { ConsumptionRecord } from '@yueman/contract';
 import type { Queryable } from '../../db/client.ts';
 
 /** A pay order the payments module has just marked paid, as far as the wallet credits it. */
@@ -19,4 +20,10 @@ export interface WalletPort {
   ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>>;
   /** Coins and bonus, or VIP days, of an order just marked paid, inside the transaction `tx` that did so. */
   creditPaidOrder(tx: Queryable, order: PaidOrder): Promise<void>;
+  /** The reader's consumption records as they read them, any window (the console's reader page). */
+  records(
+    userId: number,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; list: ConsumptionRecord[] }>;
 }

@@ -9,7 +9,7 @@ export type BuyOutcome = PurchaseResult;
 /** A line of the consumption records before it is worded: a ledger transfer or a paid VIP order. */
 export interface RecordRow {
   id: string;
-  kind: 'recharge' | 'bonus' | 'purchase' | 'vip';
+  kind: 'recharge' | 'bonus' | 'purchase' | 'vip' | 'grant' | 'revoke';
   /** Coins moved, or VIP days. */
   amount: number;
   bookTitle: string | null;

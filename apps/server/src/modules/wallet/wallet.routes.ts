@@ -17,7 +17,12 @@ export async function walletRoutes(app: FastifyInstance, deps: wallet.WalletDeps
       // The reader's screen refreshes the user on 101 (spec section 8), as it does for a priced chapter.
       if (!req.user) throw userUnknown();
       const { userId } = req.user;
-      const input = { userId, isVip: isVip(req.user), chapterId: req.query.chapterId };
+      const input = {
+        userId,
+        isVip: isVip(req.user),
+        blocked: req.user.blocked,
+        chapterId: req.query.chapterId,
+      };
       return ok(await wallet.buyChapter(deps, input), '购买成功');
     },
   });

@@ -7,6 +7,7 @@ import {
 import type { Queryable } from '../../db/client.ts';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { pageWindow } from '../../shared/pagination.ts';
+import { accountBlocked } from '../../shared/signed-in.ts';
 import type { BusinessEvent } from '../metrics/metrics.port.ts';
 import { chapterNotFound, shortOfCoins } from './wallet.errors.ts';
 import type { PaidOrder } from './wallet.port.ts';
@@ -26,13 +27,15 @@ export interface WalletDeps {
  */
 export async function buyChapter(
   { repo, count }: WalletDeps,
-  p: { userId: number; isVip: boolean; chapterId: number },
+  p: { userId: number; isVip: boolean; blocked?: boolean; chapterId: number },
 ): Promise<BuyChapterResult> {
   const chapter = await repo.chapterForSale(p.chapterId);
   if (!chapter) throw chapterNotFound();
   if (chapter.price === 0 || (p.isVip && chapter.vipFree)) {
     return { chapterId: p.chapterId, charged: 0, avaliableAmount: await repo.balanceOf(p.userId) };
   }
+  // A reader an operator blocked spends nothing (what they own and what is free stays readable).
+  if (p.blocked) throw accountBlocked();
   const { outcome, balance } = await repo.buy({
     userId: p.userId,
     chapterId: p.chapterId,
@@ -59,6 +62,10 @@ function wording(row: RecordRow): string {
       return `购买《${row.bookTitle ?? ''}》第${row.chapterNumber ?? 0}话`;
     case 'vip':
       return `开通VIP ${row.amount}天`;
+    case 'grant':
+      return `客服补发 ${row.amount}阅币`;
+    case 'revoke':
+      return `客服扣回 ${row.amount}阅币`;
   }
 }
 
@@ -67,7 +74,8 @@ function record(row: RecordRow): ConsumptionRecord {
   return {
     id: row.id,
     kind: row.kind,
-    coins: row.kind === 'purchase' ? -row.amount : row.kind === 'vip' ? 0 : row.amount,
+    coins:
+      row.kind === 'purchase' || row.kind === 'revoke' ? -row.amount : row.kind === 'vip' ? 0 : row.amount,
     title: wording(row),
     payAmount: paid ? (row.orderPayAmount ?? 0) : 0,
     createdAt: chinaTimeParts(row.at).text,
@@ -82,6 +90,15 @@ export async function consumption(
   const { limit, offset } = pageWindow(page);
   const [rows, total] = await Promise.all([repo.records(userId, limit, offset), repo.recordCount(userId)]);
   return { list: rows.map(record), totalItem: total, totalPage: totalPages(total) };
+}
+
+/** Any window of the same records (the console's reader page pages them its own way). */
+export async function consumptionWindow(
+  { repo }: WalletDeps,
+  { userId, limit, offset }: { userId: number; limit: number; offset: number },
+): Promise<{ total: number; list: ConsumptionRecord[] }> {
+  const [rows, total] = await Promise.all([repo.records(userId, limit, offset), repo.recordCount(userId)]);
+  return { list: rows.map(record), total };
 }
 
 /**
