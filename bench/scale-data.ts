@@ -7,6 +7,9 @@ import { type Database, type DatabaseTarget, openDatabase } from '../apps/server
 import { bookCounts, books, categories } from '../apps/server/src/db/schema/index.ts';
 import { createCatalogRepository } from '../apps/server/src/modules/catalog/catalog.repository.ts';
 import * as catalogService from '../apps/server/src/modules/catalog/catalog.service.ts';
+import * as searchService from '../apps/server/src/modules/catalog/search.service.ts';
+import { fillAllSearchKeys } from '../apps/server/src/modules/catalog/search-keys.repository.ts';
+import { parseReadings } from '../apps/server/src/modules/catalog/search-keys.ts';
 import { createWalletRepository } from '../apps/server/src/modules/wallet/wallet.repository.ts';
 import { seedDemoLibrary } from '../apps/server/src/seed/seed-demo.ts';
 import { seedScale } from '../apps/server/src/seed/seed-scale.ts';
@@ -27,6 +30,8 @@ export interface SeedReport {
   chapters: number;
   /** The seed's own figure (seedScale), when this run seeded. */
   scaleSeedMs?: number;
+  /** Computing the search keys of every book as the seed wrote it (the index build), when this run seeded. */
+  searchKeysMs?: number;
   longBookId: number;
 }
 
@@ -51,9 +56,14 @@ export async function prepareScaleData(target: DatabaseTarget, size: ScaleSize):
       throw new Error(`the database holds ${had} books, fewer than the bench's ${size.books}: start afresh`);
     }
     let scaleSeedMs: number | undefined;
+    let searchKeysMs: number | undefined;
     if (had === 0) {
       await seedDemoLibrary(db);
-      scaleSeedMs = (await seedScale(db, { books: size.books, chaptersPerBook: size.chapters })).ms;
+      const seeded = await seedScale(db, { books: size.books, chaptersPerBook: size.chapters });
+      scaleSeedMs = seeded.ms;
+      // The seed computes every book's search keys as it writes it (the index build); their rows go in with the
+      // books' own statements.
+      searchKeysMs = seeded.keysMs;
     }
     let longBookId = await findLong();
     if (longBookId === undefined) {
@@ -66,6 +76,8 @@ export async function prepareScaleData(target: DatabaseTarget, size: ScaleSize):
       longBookId = await findLong();
       if (longBookId === undefined) throw new Error('the long book is missing after the seed');
     }
+    // The long book's new title (written by SQL, as another writer would) is keyed as the search-keys job keys it.
+    await fillAllSearchKeys(db);
     const [chapterRow] = rowsOf<{ n: string | number }>(
       await db.execute(sql`select sum(${books.chapterCount}) as n from ${books}`),
     );
@@ -74,6 +86,7 @@ export async function prepareScaleData(target: DatabaseTarget, size: ScaleSize):
       books: await total(),
       chapters: Number(chapterRow?.n ?? 0),
       scaleSeedMs,
+      searchKeysMs,
       longBookId,
     };
   } finally {
@@ -223,11 +236,46 @@ async function keywordsFrom(db: Database, length: number, count: number, seed: n
   return out;
 }
 
+/**
+ * `count` pinyin keywords from the readings of random synthetic books' titles: the initials of their first four
+ * characters (`initials`), or the full pinyin of their first two.
+ */
+async function pinyinKeywords(
+  db: Database,
+  initials: boolean,
+  count: number,
+  seed: number,
+): Promise<string[]> {
+  const rnd = random(seed);
+  const [range] = await db.select({ hi: sql<number>`max(${books.id})`.mapWith(Number) }).from(books);
+  // Ids 1 to 100,000 at the bench's size (as the first figures were taken), the library's own in a smaller one.
+  const hi = Math.min(range?.hi ?? 1, 100_000);
+  const out: string[] = [];
+  for (let guard = 0; out.length < count && guard < count * 20; guard++) {
+    const [row] = await db
+      .select({ readings: books.searchPinyin })
+      .from(books)
+      .where(sql`${books.id} = ${1 + Math.floor(rnd() * hi)}`);
+    const readings = parseReadings(row?.readings ?? '').map((r) => r[0] ?? '');
+    if (readings.length < 4 || readings.some((r) => r === '')) continue;
+    out.push(
+      initials
+        ? readings
+            .slice(0, 4)
+            .map((r) => r[0])
+            .join('')
+        : readings.slice(0, 2).join(''),
+    );
+  }
+  return out;
+}
+
 export interface MeasureOptions {
   /** Timed calls per case (after the warm-up). */
   calls: number;
   warmup: number;
   searchAimMs: number;
+  suggestAimMs: number;
   listAimMs: number;
   longBookId: number;
   /** Keywords per length. */
@@ -272,17 +320,49 @@ export async function measureScale(
         kind: 'search',
         aimMs: opts.searchAimMs,
         variety: words.length,
-        call: (i) => service.search(deps, { content: words[i % words.length] ?? '', page: 1 }),
+        call: (i) => searchService.search(deps, { content: words[i % words.length] ?? '', page: 1 }),
         describe: (i) => words[i % words.length] ?? '',
       });
     }
+    const searchDeps = deps;
+    const searchCase = (name: string, words: string[], aimMs = opts.searchAimMs) =>
+      cases.push({
+        name,
+        kind: 'search',
+        aimMs,
+        variety: words.length,
+        call: (i) => searchService.search(searchDeps, { content: words[i % words.length] ?? '', page: 1 }),
+        describe: (i) => words[i % words.length] ?? '',
+      });
+    searchCase('search, 4-letter initials, page 1', await pinyinKeywords(db, true, opts.keywords, 3004));
+    searchCase(
+      'search, full pinyin of 2 characters, page 1',
+      await pinyinKeywords(db, false, opts.keywords, 3005),
+    );
+    searchCase(
+      'search, keywords that match nothing, page 1',
+      Array.from({ length: opts.keywords }, (_, i) => `查无此书${i}号`),
+    );
+    const typed = [
+      ...(await keywordsFrom(db, 2, opts.keywords, 4002)),
+      ...(await pinyinKeywords(db, true, opts.keywords, 4004)),
+    ];
+    cases.push({
+      name: 'suggestions, 2-character keywords and 4-letter initials',
+      kind: 'search',
+      aimMs: opts.suggestAimMs,
+      variety: typed.length,
+      call: (i) => searchService.suggest(searchDeps, { content: typed[i % typed.length] ?? '' }),
+      describe: (i) => typed[i % typed.length] ?? '',
+    });
     const twoChars = await keywordsFrom(db, 2, opts.keywords, 2002);
     cases.push({
       name: 'search, 2-character keywords, pages 2-5',
       kind: 'search',
       aimMs: opts.searchAimMs,
       variety: twoChars.length * 4,
-      call: (i) => service.search(deps, { content: twoChars[i % twoChars.length] ?? '', page: 2 + (i % 4) }),
+      call: (i) =>
+        searchService.search(deps, { content: twoChars[i % twoChars.length] ?? '', page: 2 + (i % 4) }),
       describe: (i) => `${twoChars[i % twoChars.length]} page ${2 + (i % 4)}`,
     });
     const list = (name: string, variety: number, call: Case['call'], describe: Case['describe']) =>

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { bookDetail } from './api.ts';
 import { expect, test } from './fixtures.ts';
@@ -112,4 +114,70 @@ test('history keeps the 10 newest words, moves a repeated word to the front, and
   await page.getByRole('button', { name: '清空' }).click();
   await expect(page.getByText('还没有搜索过')).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('ym-search-history'))).toBeNull();
+});
+
+/**
+ * An operator (made as in production, `npm run operator` beside the suite's server) names a demo book 斗罗大陆 with
+ * an alias, through the console's calls: the reader then finds it by its initials as they type.
+ */
+async function nameBook(page: Page, bookId: number, title: string, aliases: string[]) {
+  const port = Number(process.env.E2E_PORT ?? 18900);
+  const root = new URL('../../..', import.meta.url).pathname;
+  const name = `searcher${Date.now()}`;
+  const { stdout, stderr } = await promisify(execFile)(
+    'npm',
+    ['run', '--silent', 'operator', '--', 'add', name, '--role', 'editor'],
+    { cwd: root, env: { ...process.env, DATA_DIR: `.tmp/e2e-data-${port}` }, timeout: 120_000 },
+  );
+  const password = /password: (\S+)/.exec(`${stdout}\n${stderr}`)?.[1] ?? '';
+  const api = page.context().request;
+  const origin = { origin: `http://127.0.0.1:${port}` };
+  expect((await api.post('/api/admin/login', { data: { name, password }, headers: origin })).ok()).toBe(true);
+  const book = (await (await api.get(`/api/admin/books/${bookId}`)).json()).data;
+  const saved = await api.post(`/api/admin/books/${bookId}`, {
+    data: { version: book.version, title, aliases },
+    headers: origin,
+  });
+  expect((await saved.json()).result).toBe(true);
+}
+
+test('typing initials suggests the book with its initials marked; traditional text finds it; a tap opens it', async ({
+  page,
+}) => {
+  await nameBook(page, 2, '斗罗大陆', ['斗罗']);
+  await field(page).pressSequentially('dldl', { delay: 60 });
+  const suggestions = page.getByRole('list', { name: '搜索提示' });
+  const first = suggestions.getByRole('link', { name: /斗罗大陆/ });
+  await expect(first).toBeVisible();
+  await expect(first.locator('mark')).toHaveText(['斗罗大陆', 'd', 'l', 'd', 'l']);
+  await shot(page, 'search-suggest-initials');
+
+  // Pasted traditional text: the question for it is held at the network until the screen has been checked, so the
+  // moments between the paste and its answer last as long as the test needs. The previous text's titles (dldl's)
+  // must not show meanwhile: neither while typing pauses nor while the new question is on its way.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const isTraditional = (url: URL) =>
+    url.pathname === '/api/book/suggest' && url.searchParams.get('content') === '鬥羅大陸';
+  await page.route(isTraditional, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const asked = page.waitForRequest((r) => isTraditional(new URL(r.url())));
+  await field(page).fill('鬥羅大陸');
+  await expect(suggestions).toBeHidden();
+  await asked;
+  await expect(suggestions).toBeHidden();
+  await expect(page.locator('.search-suggestion')).toHaveCount(0);
+  release();
+  await expect(suggestions.getByRole('link', { name: /斗罗大陆/ })).toBeVisible();
+  await expect(field(page)).toHaveValue('鬥羅大陸');
+  await shot(page, 'search-suggest-traditional');
+  await suggestions
+    .getByRole('link', { name: /斗罗大陆/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/book\/2$/);
 });

@@ -100,6 +100,37 @@ export type BookDetail = Static<typeof BookDetail>;
 export const SearchBooks = Type.Array(Book);
 export type SearchBooks = Static<typeof SearchBooks>;
 
+/** Characters to highlight: [start, end) in characters of the text (a character above the BMP counts as one). */
+export const TextMark = Type.Object({ start: Type.Integer(), end: Type.Integer() });
+export type TextMark = Static<typeof TextMark>;
+
+/** Why a suggestion came up when the title alone does not show it. */
+export const MatchReason = Type.Object({
+  kind: Type.Union(
+    [
+      Type.Literal('alias'),
+      Type.Literal('pinyin'),
+      Type.Literal('author'),
+      Type.Literal('description'),
+      Type.Literal('typo'),
+    ],
+    { description: 'alias 别名，pinyin 拼音或首字母，author 作者，description 简介，typo 错一个字' },
+  ),
+  text: Type.String({ description: '匹配到的文字：别名、书名的拼音、作者' }),
+  marks: Type.Array(TextMark),
+});
+export type MatchReason = Static<typeof MatchReason>;
+
+/** A title suggested while the reader types, and why it matched. */
+export const SearchSuggestion = Type.Object({
+  bookId: Type.Integer(),
+  title: Type.String(),
+  cover: Type.String(),
+  titleMarks: Type.Array(TextMark),
+  reason: Type.Union([MatchReason, Type.Null()], { description: '书名已说明时为 null' }),
+});
+export type SearchSuggestion = Static<typeof SearchSuggestion>;
+
 export const InitSearch = Type.Object({ hotWords: Type.Array(Type.String()) });
 export type InitSearch = Static<typeof InitSearch>;
 
@@ -125,6 +156,9 @@ export const ChapterListQuery = Type.Object({ bookId: Id });
 export const ReadChapterQuery = Type.Object({
   bookId: Id,
   number: Type.Integer({ minimum: 1, maximum: 100000 }),
+});
+export const SuggestQuery = Type.Object({
+  content: Type.String({ maxLength: 200, description: '输入框里的字，去掉首尾空格后 1 到 20 个字' }),
 });
 export const SearchQuery = Type.Object({
   content: Type.String({ maxLength: 200, description: '书名或作者，去掉首尾空格后 1 到 20 个字' }),

@@ -16,6 +16,8 @@ export const routePaths = {
   readChapter: { method: 'GET', url: '/api/book/read_chapter', base: 'dynamic' },
   initSearch: { method: 'GET', url: '/api/book/init_search', base: 'dynamic' },
   search: { method: 'POST', url: '/api/book/search', base: 'dynamic' },
+  // Past the spec: titles suggested as the reader types (docs/api.md).
+  suggest: { method: 'GET', url: '/api/book/suggest', base: 'dynamic' },
   register: { method: 'POST', url: '/api/user/register', base: 'dynamic' },
   userInfo: { method: 'GET', url: '/api/user/info', base: 'dynamic' },
   userFromMark: { method: 'POST', url: '/api/user/user_from_mark', base: 'dynamic' },

@@ -17,7 +17,9 @@ import {
   ReadChapterQuery,
   SearchBooks,
   SearchQuery,
+  SearchSuggestion,
   ShowcaseParams,
+  SuggestQuery,
 } from './catalog.ts';
 import {
   LastPaidOrder,
@@ -181,9 +183,16 @@ export const routes = {
   search: route({
     ...routePaths.search,
     tag: 'catalogue',
-    summary: '按书名或作者搜索',
+    summary: '搜索：书名、别名、拼音与首字母、作者、简介',
     querystring: SearchQuery,
     data: SearchBooks,
+  }),
+  suggest: route({
+    ...routePaths.suggest,
+    tag: 'catalogue',
+    summary: '边输入边提示：最多 8 本书，附匹配原因',
+    querystring: SuggestQuery,
+    data: Type.Array(SearchSuggestion),
   }),
 
   // users

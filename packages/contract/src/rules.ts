@@ -68,7 +68,13 @@ export const BOOK_TEXT_LIMITS = {
   description: 2000,
   category: 20,
   chapterTitle: 100,
+  /** A book's other names readers search by: at most `aliases` of them, each at most `alias` characters. */
+  aliases: 10,
+  alias: 50,
 } as const;
+
+/** Suggestions shown as a reader types on the search screen. */
+export const SUGGESTION_LIMIT = 8;
 
 /** `text` cut to at most `max` characters (code points: a character outside the BMP is one, never split). */
 export function clampText(text: string, max: number): string {

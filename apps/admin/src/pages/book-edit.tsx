@@ -12,6 +12,7 @@ import {
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import { BOOK_TEXT_LIMITS } from '@yueman/contract';
 import type { Book, BookWithChapters, Chapter } from '@yueman/contract/admin';
 import {
   App,
@@ -41,12 +42,13 @@ import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
 
 type BookFields = Pick<
   Book,
-  'title' | 'author' | 'description' | 'categoryId' | 'status' | 'vipFree' | 'published'
+  'title' | 'author' | 'description' | 'aliases' | 'categoryId' | 'status' | 'vipFree' | 'published'
 >;
 const BOOK_FIELDS: (keyof BookFields)[] = [
   'title',
   'author',
   'description',
+  'aliases',
   'categoryId',
   'status',
   'vipFree',
@@ -62,14 +64,34 @@ interface ChapterFields {
 const sameTime = (a: string | null, b: Dayjs | null | undefined) =>
   a === null ? !b : b ? dayjs(a).isSame(b) : false;
 
+const same = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
+
 /** Only the fields the operator changed (the server writes what it is given). */
 function changedFields(book: Book, values: BookFields): Partial<BookFields> {
   const changed: Partial<Record<keyof BookFields, unknown>> = {};
   for (const key of BOOK_FIELDS) {
-    if (values[key] !== undefined && values[key] !== book[key]) changed[key] = values[key];
+    if (values[key] !== undefined && !same(values[key], book[key])) changed[key] = values[key];
   }
   return changed as Partial<BookFields>;
 }
+
+/** The aliases as typed: trimmed, blanks and repeats dropped (as the server saves them). */
+const cleanAliases = (typed: unknown) =>
+  Array.isArray(typed) ? [...new Set(typed.map((a) => String(a).trim()).filter((a) => a !== ''))] : typed;
+
+/** 别名: a tag each, at most BOOK_TEXT_LIMITS.aliases of BOOK_TEXT_LIMITS.alias characters (the edit call's limits). */
+const aliasRules = [
+  {
+    validator: async (_: unknown, aliases: string[] | undefined) => {
+      const list = aliases ?? [];
+      if (list.length > BOOK_TEXT_LIMITS.aliases) throw new Error(`最多 ${BOOK_TEXT_LIMITS.aliases} 个别名`);
+      const long = list.find((a) => [...a].length > BOOK_TEXT_LIMITS.alias);
+      if (long !== undefined)
+        throw new Error(`别名最长 ${BOOK_TEXT_LIMITS.alias} 个字：${long.slice(0, 12)}…`);
+    },
+  },
+];
 
 export default function BookEditPage() {
   const id = Number(useParams().id);
@@ -283,6 +305,21 @@ export default function BookEditPage() {
                 name="author"
                 label="作者"
                 rules={[{ required: true, whitespace: true, message: '请输入作者' }]}
+              />
+              <ProFormSelect
+                name="aliases"
+                label="别名"
+                mode="tags"
+                tooltip={`读者搜索别名、别名的拼音或首字母都能找到这本书。最多 ${BOOK_TEXT_LIMITS.aliases} 个，每个不超过 ${BOOK_TEXT_LIMITS.alias} 个字`}
+                placeholder="昵称、曾用名、日文或韩文原名，输入后按回车"
+                normalize={cleanAliases}
+                rules={aliasRules}
+                fieldProps={{
+                  open: false,
+                  suffixIcon: null,
+                  tokenSeparators: ['\n'],
+                  maxCount: BOOK_TEXT_LIMITS.aliases,
+                }}
               />
               <ProFormTextArea name="description" label="简介" fieldProps={{ rows: 4, maxLength: 2000 }} />
               <ProFormSelect name="categoryId" label="分类" options={categoryOptions(categories)} />

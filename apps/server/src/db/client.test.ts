@@ -39,7 +39,16 @@ describeDb('database client', () => {
         sql`select table_name as name from information_schema.tables where table_schema = 'public' order by 1`,
       );
       expect((tables as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
-        ...['ads', 'audit_log', 'book_counts', 'book_postings', 'books', 'branch_settings', 'categories'],
+        ...[
+          'ads',
+          'audit_log',
+          'book_counts',
+          'book_pinyin_keys',
+          'book_postings',
+          'books',
+          'branch_settings',
+        ],
+        'categories',
         ...[
           'chapter_lists',
           'chapter_purchases',
@@ -52,7 +61,7 @@ describeDb('database client', () => {
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
-        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'sessions'],
+        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'search_terms', 'sessions'],
         'showcase_entries',
         ...['users', 'vip_adjustments', 'visit_marks'],
       ]);

@@ -13,6 +13,7 @@ import {
   payConfigs,
   showcaseEntries,
 } from '../db/schema/index.ts';
+import { fillAllSearchKeys } from '../modules/catalog/search-keys.repository.ts';
 import { type DemoLibrary, demoLibrary } from './demo-library.ts';
 
 const BATCH = 500;
@@ -78,6 +79,8 @@ export async function seedDemoLibrary(
         sql`select setval(pg_get_serial_sequence(${table}, 'id'), coalesce((select max(id) from ${sql.identifier(table)}), 0) + 1, false)`,
       );
     }
+    // The books' search keys (pinyin, folded text), in the seed's transaction: searchable as the server starts.
+    await fillAllSearchKeys(tx);
     return { seeded: true };
   });
 }

@@ -64,7 +64,15 @@ describeDb(`seedScale (${dbKind})`, () => {
     expect(shape?.statuses).toBe(2);
     expect(shape?.free).toBe(3000);
     expect(shape?.badPrice).toBe(0);
-  });
+    // Each book went in with its search keys and pinyin keys (no job keys them later).
+    const [keyed] = await rows<{ unkeyed: number; unpinyined: number }>(
+      db,
+      sql`select count(*) filter (where b.search_title is null)::int as unkeyed,
+                 count(*) filter (where not exists (select 1 from book_pinyin_keys k where k.book_id = b.id))::int as unpinyined
+          from books b where b.cover like 'covers/shared/%'`,
+    );
+    expect(keyed).toEqual({ unkeyed: 0, unpinyined: 0 });
+  }, 120_000);
 
   it('points every synthetic image at a placeholder with a recorded size', async () => {
     const missing = await rows(

@@ -1,6 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { books, categories, imageAssets } from '../db/schema/index.ts';
+import { insertPinyinKeys } from '../modules/catalog/search-keys.repository.ts';
+import { type SearchKeys, searchKeysOf } from '../modules/catalog/search-keys.ts';
+import { rowsOf } from '../shared/rows.ts';
 import { DEMO_SIZES } from './demo-geometry.ts';
 import {
   CATEGORY_WORDS,
@@ -49,16 +52,10 @@ async function ensurePlaceholders(db: Database): Promise<void> {
   await db.insert(imageAssets).values(rows).onConflictDoNothing();
 }
 
-/**
- * One statement inserts books [from, to] of the run and all their chapters. Every "random" choice is a
- * hash of the row number, so a run is repeatable and needs no client-side data.
- */
-function batchSql(from: number, to: number, perBook: number): SQL {
-  const pic = (k: number) => sql.raw(`'pages/shared/' || (1 + (b.id + n + ${k}) % ${SHARED}) || '.png'`);
-  const pics = Array.from({ length: PAGES_PER_CHAPTER }, (_, k) => pic(k));
-  // pick(list, hash) is list[1 + hash % length]; the hashes are non-negative bigints.
+/** The words the synthetic rows are made of, and the hashes of the run's row numbers [from, to]. */
+function wordsAndRows(from: number, to: number): SQL {
   return sql`
-    with w as (
+    w as (
       select ${words(CATEGORY_WORDS.flatMap((c) => c.first))} as t1, ${words(CATEGORY_WORDS.flatMap((c) => c.second))} as t2,
         ${words(PEN_FIRST)} as p1, ${words(PEN_SECOND)} as p2, ${words(SURNAMES)} as sn, ${words(GIVEN_NAMES)} as gn,
         ${words(CHAPTER_SUBTITLES)} as sub,
@@ -68,17 +65,54 @@ function batchSql(from: number, to: number, perBook: number): SQL {
       select g, (hashint4(g)::bigint & 2147483647) as h, (hashint4(-g)::bigint & 2147483647) as h2,
         now() - make_interval(mins => (hashint4(g) & 2147483647) % 525600) as ct
       from generate_series(${from}::int, ${to}::int) as g
-    ), r as (
+    )`;
+}
+
+/** Title and author of row `g`: every "random" choice is a hash of the row number. */
+const TITLE = sql.raw('t1[1 + h % cardinality(t1)] || t2[1 + (h / 101) % cardinality(t2)]');
+const AUTHOR =
+  sql.raw(`case when h2 % 3 = 0 then sn[1 + h2 % cardinality(sn)] || gn[1 + (h2 / 17) % cardinality(gn)]
+             else p1[1 + h2 % cardinality(p1)] || p2[1 + (h2 / 19) % cardinality(p2)] end`);
+
+/** The title and author of books [from, to] of the run, as the insert writes them: what their keys are made from. */
+const batchTextSql = (from: number, to: number) => sql`
+  with ${wordsAndRows(from, to)}
+  select g, ${TITLE} as title, ${AUTHOR} as author from src cross join w order by g`;
+
+/**
+ * One statement inserts books [from, to] of the run with their search keys (computed by the server from the text
+ * it was given, `keyed`), their pinyin keys and all their chapters. Every "random" choice is a hash of the row
+ * number, so a run is repeatable.
+ */
+function batchSql(from: number, to: number, perBook: number, keyed: KeyedRow[]): SQL {
+  const pic = (k: number) => sql.raw(`'pages/shared/' || (1 + (b.id + n + ${k}) % ${SHARED}) || '.png'`);
+  const pics = Array.from({ length: PAGES_PER_CHAPTER }, (_, k) => pic(k));
+  const texts = keyed.map(({ g, id, title, author, keys }) => ({
+    g,
+    id,
+    title,
+    author,
+    title_key: keys.searchTitle,
+    author_key: keys.searchAuthor,
+    readings: keys.searchPinyin,
+  }));
+  // pick(list, hash) is list[1 + hash % length]; the hashes are non-negative bigints.
+  return sql`
+    with ${wordsAndRows(from, to)}, r as (
       select src.*, floor(exp(ln(1000) + (h2 % 10000) / 10000.0 * ln(50000)))::int as rc from src
+    ), k as (
+      select * from json_to_recordset(${JSON.stringify(texts)}::json)
+        as k (g int, id int, title text, author text, title_key text, author_key text, readings text)
     ), b as (
-      insert into books (title, author, cover, hori_cover, abstract_content, category_id, publish_status,
-        vip_free, recommend, read_count, chapter_count, pic_split_count, created_at, updated_at)
+      insert into books (id, title, author, cover, hori_cover, abstract_content, category_id, publish_status,
+        vip_free, recommend, read_count, chapter_count, pic_split_count, created_at, updated_at,
+        search_title, search_author, search_aliases, search_pinyin)
       select
-        t1[1 + h % cardinality(t1)] || t2[1 + (h / 101) % cardinality(t2)],
-        case when h2 % 3 = 0 then sn[1 + h2 % cardinality(sn)] || gn[1 + (h2 / 17) % cardinality(gn)]
-             else p1[1 + h2 % cardinality(p1)] || p2[1 + (h2 / 19) % cardinality(p2)] end,
-        'covers/shared/' || (1 + g % ${SHARED}) || '-v.png',
-        'covers/shared/' || (1 + g % ${SHARED}) || '-h.png',
+        k.id,
+        k.title,
+        k.author,
+        'covers/shared/' || (1 + r.g % ${SHARED}) || '-v.png',
+        'covers/shared/' || (1 + r.g % ${SHARED}) || '-h.png',
         '一部' || cat_names[1 + h % cardinality(cat_ids)] || '题材的漫画，讲述了' ||
           sn[1 + (h / 7) % cardinality(sn)] || gn[1 + (h / 13) % cardinality(gn)] || '的故事。',
         cat_ids[1 + h % cardinality(cat_ids)],
@@ -90,8 +124,12 @@ function batchSql(from: number, to: number, perBook: number): SQL {
         1,
         ct,
         case when h % 3 = 0 then ct + (now() - ct) * ((h2 % 1000) / 1000.0)
-             else greatest(ct, now() - make_interval(mins => (h2 % 10080)::int)) end
-      from r cross join w
+             else greatest(ct, now() - make_interval(mins => (h2 % 10080)::int)) end,
+        k.title_key,
+        k.author_key,
+        '',
+        k.readings
+      from r cross join w join k on k.g = r.g
       returning id, created_at, updated_at
     )
     insert into chapters (book_id, number, title, cover, price, pics, created_at)
@@ -104,6 +142,15 @@ function batchSql(from: number, to: number, perBook: number): SQL {
     from b cross join w cross join generate_series(1, ${perBook}::int) as n`;
 }
 
+interface KeyedRow {
+  g: number;
+  /** The book's id, taken from the sequence before it is written. */
+  id: number;
+  title: string;
+  author: string;
+  keys: SearchKeys;
+}
+
 /**
  * Adds synthetic books (for load tests) with set-based SQL, a batch of books per statement so memory
  * stays flat at any size. Titles, authors and covers repeat across books; counts stay consistent.
@@ -111,7 +158,7 @@ function batchSql(from: number, to: number, perBook: number): SQL {
 export async function seedScale(
   db: Database,
   opts: ScaleOptions,
-): Promise<{ books: number; chapters: number; ms: number }> {
+): Promise<{ books: number; chapters: number; ms: number; keysMs: number }> {
   const perBook = opts.chaptersPerBook ?? 20;
   if (!Number.isInteger(opts.books) || opts.books < 1 || opts.books > MAX_SCALE_BOOKS) {
     throw new RangeError(`books must be a whole number from 1 to ${MAX_SCALE_BOOKS}, got ${opts.books}`);
@@ -128,13 +175,48 @@ export async function seedScale(
   const [last] = await db.select({ n: sql`coalesce(max(${books.id}), 0)`.mapWith(Number) }).from(books);
   const base = last?.n ?? 0;
   const batch = Math.max(1, Math.min(10_000, Math.floor(CHAPTER_ROWS_PER_BATCH / perBook)));
+  let keysMs = 0;
   for (let done = 0; done < opts.books; done += batch) {
     const size = Math.min(batch, opts.books - done);
-    await db.execute(batchSql(base + done + 1, base + done + size, perBook));
+    const from = base + done + 1;
+    const to = base + done + size;
+    // The search keys are computed as the books are written (docs/decisions.md, "Search the way readers type"):
+    // the books go in with theirs, then their pinyin keys (by the ids taken for them first).
+    const text = rowsOf<{ g: number; title: string; author: string }>(
+      await db.execute(batchTextSql(from, to)),
+    );
+    const ids = rowsOf<{ id: number }>(
+      await db.execute(
+        sql`select nextval(pg_get_serial_sequence('books', 'id'))::int as id from generate_series(1, ${text.length}::int)`,
+      ),
+    );
+    let keying = performance.now();
+    const keyed = text.map((t, i) => ({
+      g: Number(t.g),
+      id: Number(ids[i]?.id),
+      title: t.title,
+      author: t.author,
+      keys: searchKeysOf({ title: t.title, author: t.author, aliases: [] }),
+    }));
+    keysMs += performance.now() - keying;
+    await db.execute(batchSql(from, to, perBook, keyed));
+    keying = performance.now();
+    await insertPinyinKeys(
+      db,
+      keyed.flatMap(({ id, keys }) => keys.pinyinKeys.map((k) => ({ id, ...k }))),
+    );
+    keysMs += performance.now() - keying;
   }
   // Each batch rewrote the posting lists its books joined (book_postings, kept by triggers on books): the old
   // versions go now, as autovacuum would do on PostgreSQL (PGlite has none).
   await db.execute(sql`vacuum book_postings`);
+  // And the pinyin keys' pages become all-visible: a key range is then read from the index alone.
+  await db.execute(sql`vacuum book_pinyin_keys`);
   await db.execute(sql`analyze`);
-  return { books: opts.books, chapters: opts.books * perBook, ms: Math.round(performance.now() - started) };
+  return {
+    books: opts.books,
+    chapters: opts.books * perBook,
+    ms: Math.round(performance.now() - started),
+    keysMs: Math.round(keysMs),
+  };
 }

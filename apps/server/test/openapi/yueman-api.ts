@@ -713,8 +713,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** 按书名或作者搜索 */
+        /** 搜索：书名、别名、拼音与首字母、作者、简介 */
         post: operations["search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/book/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 边输入边提示：最多 8 本书，附匹配原因 */
+        get: operations["suggest"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -870,6 +887,23 @@ export interface paths {
         put?: never;
         /** 设置热词与顺序 */
         post: operations["adminSetHotWords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/home/search-terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 读者的搜索：最多的搜索词与没有结果的搜索词（近 days 天，中国时间） */
+        get: operations["adminSearchTerms"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5024,6 +5058,71 @@ export interface operations {
             };
         };
     };
+    suggest: {
+        parameters: {
+            query: {
+                /** @description 输入框里的字，去掉首尾空格后 1 到 20 个字 */
+                content: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            bookId: number;
+                            title: string;
+                            cover: string;
+                            titleMarks: {
+                                start: number;
+                                end: number;
+                            }[];
+                            /** @description 书名已说明时为 null */
+                            reason: {
+                                /** @description alias 别名，pinyin 拼音或首字母，author 作者，description 简介，typo 错一个字 */
+                                kind: "alias" | "pinyin" | "author" | "description" | "typo";
+                                /** @description 匹配到的文字：别名、书名的拼音、作者 */
+                                text: string;
+                                marks: {
+                                    start: number;
+                                    end: number;
+                                }[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
     adminCategories: {
         parameters: {
             query?: never;
@@ -5165,6 +5264,7 @@ export interface operations {
                             title: string;
                             author: string;
                             description: string;
+                            aliases: string[];
                             categoryId: number;
                             status: "finish" | "serialize";
                             vipFree: boolean;
@@ -5234,6 +5334,7 @@ export interface operations {
                     title?: string;
                     author?: string;
                     description?: string;
+                    aliases?: string[];
                     categoryId?: number;
                     status?: "finish" | "serialize";
                     vipFree?: boolean;
@@ -5257,6 +5358,7 @@ export interface operations {
                             title: string;
                             author: string;
                             description: string;
+                            aliases: string[];
                             categoryId: number;
                             status: "finish" | "serialize";
                             vipFree: boolean;
@@ -5458,6 +5560,7 @@ export interface operations {
                             title: string;
                             author: string;
                             description: string;
+                            aliases: string[];
                             categoryId: number;
                             status: "finish" | "serialize";
                             vipFree: boolean;
@@ -5887,6 +5990,62 @@ export interface operations {
             };
         };
     };
+    adminSearchTerms: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            searched: {
+                                keyword: string;
+                                searches: number;
+                                misses: number;
+                            }[];
+                            missed: {
+                                keyword: string;
+                                searches: number;
+                                misses: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+        };
+    };
     adminImage: {
         parameters: {
             query: {
@@ -5964,6 +6123,7 @@ export interface operations {
                                 title: string;
                                 author: string;
                                 description: string;
+                                aliases: string[];
                                 categoryId: number;
                                 status: "finish" | "serialize";
                                 vipFree: boolean;

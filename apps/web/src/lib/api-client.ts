@@ -49,12 +49,20 @@ export type CallInput<R extends RouteSpec> = Part<'params', ParamsOf<R>> &
   Part<'form', BodyOf<R>> & {
     /** Start-up's own calls (register, the first user info) do not wait for the session. */
     beforeSession?: boolean;
+    /** Aborts the call (react-query's, when its answer is no longer wanted). */
+    signal?: AbortSignal;
   };
 export type CallArgs<R extends RouteSpec> =
   Partial<CallInput<R>> extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 /** CallInput as the code below reads it, whatever the route. */
-type Input = { params?: Fields; query?: Fields; form?: Fields; beforeSession?: boolean };
+type Input = {
+  params?: Fields;
+  query?: Fields;
+  form?: Fields;
+  beforeSession?: boolean;
+  signal?: AbortSignal;
+};
 
 /** The full address of a call on its base (runtime config staticApiBase or dynamicApiBase). */
 export const routeUrl = (route: RouteSpec, input?: { params?: Fields; query?: Fields }) =>
@@ -79,13 +87,15 @@ export async function call<R extends RouteSpec>(
   route: R,
   ...[input]: CallArgs<R>
 ): Promise<Envelope<DataOf<R>>> {
-  const { params, query, form, beforeSession } = (input ?? {}) as Input;
+  const { params, query, form, beforeSession, signal } = (input ?? {}) as Input;
   if (route.base === 'dynamic' && !beforeSession) await sessionReady;
   const init: RequestInit = {
     method: typeof route.method === 'string' ? route.method : route.method[0],
     headers: headers(),
     credentials: 'include',
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: signal
+      ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)])
+      : AbortSignal.timeout(TIMEOUT_MS),
   };
   const body = route.formFields ? query : form;
   if (body) {

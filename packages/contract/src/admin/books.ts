@@ -43,6 +43,8 @@ export const Book = Type.Object({
   title: Type.String(),
   author: Type.String(),
   description: Type.String(),
+  /** Other names readers search by (nicknames, former titles, the original title). */
+  aliases: Type.Array(Type.String()),
   categoryId: Type.Integer(),
   status: BookStatus,
   vipFree: Type.Boolean(),
@@ -111,6 +113,11 @@ export const booksRoutes = {
       title: Type.Optional(Text(1, BOOK_TEXT_LIMITS.title)),
       author: Type.Optional(Text(1, BOOK_TEXT_LIMITS.author)),
       description: Type.Optional(Type.String({ maxLength: BOOK_TEXT_LIMITS.description })),
+      aliases: Type.Optional(
+        Type.Array(Type.String({ maxLength: BOOK_TEXT_LIMITS.alias, pattern: '^[^\\u0000-\\u001f]*\\S' }), {
+          maxItems: BOOK_TEXT_LIMITS.aliases,
+        }),
+      ),
       categoryId: Type.Optional(AdminId),
       status: Type.Optional(BookStatus),
       vipFree: Type.Optional(Type.Boolean()),

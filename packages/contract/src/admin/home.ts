@@ -60,6 +60,15 @@ export const AdForm = Type.Object({
 
 const Ads = Type.Object({ ads: Type.Array(Ad) });
 
+/** A keyword readers searched, how often in the window, and how many of those searches found nothing. */
+export const SearchTerm = Type.Object({
+  keyword: Type.String(),
+  searches: Type.Integer(),
+  misses: Type.Integer(),
+});
+export type SearchTerm = Static<typeof SearchTerm>;
+export const SEARCH_TERM_DAYS = [1, 7, 30] as const;
+
 export const homeRoutes = {
   homeSections: adminRoute({
     method: 'GET',
@@ -87,6 +96,13 @@ export const homeRoutes = {
     summary: '设置热词与顺序',
     body: Type.Object({ words: Type.Array(Type.String({ maxLength: 20 }), { maxItems: MAX_HOT_WORDS }) }),
     data: Type.Array(Type.String()),
+  }),
+  searchTerms: adminRoute({
+    method: 'GET',
+    url: '/api/admin/home/search-terms',
+    summary: '读者的搜索：最多的搜索词与没有结果的搜索词（近 days 天，中国时间）',
+    querystring: Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30 })) }),
+    data: Type.Object({ searched: Type.Array(SearchTerm), missed: Type.Array(SearchTerm) }),
   }),
   ads: adminRoute({ method: 'GET', url: '/api/admin/ads', summary: '首页轮播广告（按顺序）', data: Ads }),
   addAd: adminRoute({

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   json,
@@ -57,6 +58,21 @@ export const books = pgTable(
     // Kept equal to the number of chapter rows by the catalogue repository, in the same transaction.
     chapterCount: integer().notNull().default(0),
     picSplitCount: integer().notNull().default(1),
+    // Other names readers know the book by (nicknames, former titles, the original title), set in the console or
+    // taken from ComicInfo's AlternateSeries/LocalizedSeries on import; bounded by books_aliases_bound.
+    aliases: text().array().notNull().default(sql`'{}'::text[]`),
+    // The search keys, computed in the server from title, author and aliases when they are written (search-keys.ts:
+    // width, case, traditional characters, spaces and punctuation folded; the title's pinyin readings): never on a
+    // read. Null when the text changed without them (a trigger nulls them): the search-keys job fills them again,
+    // and meanwhile the postings use lower(text) (migration 0019, docs/decisions.md "Search the way readers type").
+    searchTitle: text(),
+    searchAuthor: text(),
+    searchAliases: text(),
+    // The folded title's readings, a token per character ("chong/zhong sheng"): what a suggestion highlights.
+    searchPinyin: text(),
+    // The folded description, computed by the database whenever the description is written (its fold, search_fold
+    // of migration 0019: the server's keys are for title, author and aliases): a search compares it, never folds.
+    searchAbout: text().generatedAlwaysAs(sql`search_fold(left(abstract_content, 2000))`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -69,6 +85,14 @@ export const books = pgTable(
       'books_text_length',
       sql`char_length(${t.title}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.title))} and char_length(${t.author}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.author))} and char_length(${t.abstractContent}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.description))}`,
     ),
+    check(
+      'books_aliases_bound',
+      sql`cardinality(${t.aliases}) <= ${sql.raw(String(BOOK_TEXT_LIMITS.aliases))} and char_length(array_to_string(${t.aliases}, '')) <= ${sql.raw(String(BOOK_TEXT_LIMITS.aliases * BOOK_TEXT_LIMITS.alias))}`,
+    ),
+    // Exact title and title prefix matches (the column is COLLATE "C": code point order, for prefix ranges).
+    index('books_search_title').on(t.searchTitle).where(sql`${t.published}`),
+    // The books whose search keys are to be computed: what the search-keys job fills.
+    index('books_search_keys_missing').on(t.id).where(sql`${t.searchTitle} is null`),
     // The books whose postings' bucket is behind their read count: what the search-buckets job moves.
     index('books_bucket_behind').on(t.id).where(sql`${t.indexedBucket} <> book_rank_bucket(${t.readCount})`),
     index('books_by_filter').on(t.publishStatus, t.categoryId, t.readCount.desc(), t.id),
@@ -118,7 +142,8 @@ export const chapters = pgTable(
 /**
  * The search index (docs/decisions.md, "Search at 100,000 books"): for each gram, one or two characters of a
  * book's lowercased title, author or description, the ids of the books that have it, in posting lists keyed by
- * the first of those fields that has it (`tier`: 1 title, 2 author, 3 description) and the book's read-count
+ * the first of those fields that has it (`tier`: 1 title, 2 aliases, 3 author, 4 description; migration 0019 made
+ * the text the folded search keys) and the book's read-count
  * bucket (`indexed_bucket`: `book_rank_bucket(read_count)` when the book was last indexed or moved by the
  * search-buckets job; monotonic in the read count). Reading a gram's lists in (tier, bucket
  * desc) order gives its books in the search's order up to the bucket, so a page needs the lists up to the page's
@@ -137,7 +162,7 @@ export const bookPostings = pgTable(
   (t) => [
     // The key, in the order a search reads a gram's lists: tier, then bucket from the top.
     uniqueIndex('book_postings_key').on(t.gram, t.tier, t.bucket.desc()),
-    check('book_postings_tier', sql`${t.tier} between 1 and 3`),
+    check('book_postings_tier', sql`${t.tier} between 1 and 4`),
     check('book_postings_n', sql`${t.n} = cardinality(${t.bookIds})`),
   ],
 );
@@ -214,4 +239,42 @@ export const hotWords = pgTable(
     sort: integer().notNull().default(0),
   },
   (t) => [uniqueIndex('hot_words_word').on(t.word)],
+);
+
+/**
+ * Pinyin keys of each book (search-keys.ts): from each of the first characters of its folded title, aliases and
+ * author, the full pinyin and the initials that follow, each polyphonic reading too, cut to the keyword limit. A
+ * pinyin keyword is a prefix of one of them: a range of the key index (COLLATE "C", hand-written in migration 0019).
+ * Written with the book's search keys; `tier` 5 title or alias, 6 author (the search's ranking).
+ */
+export const bookPinyinKeys = pgTable(
+  'book_pinyin_keys',
+  {
+    key: text().notNull(),
+    bookId: integer()
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    tier: smallint().notNull(),
+    // The book's indexed_bucket while it is published, null while it is not (kept by the books' triggers): a
+    // pinyin search ranks the keys it reads from the key index alone and reads only the books it returns.
+    bucket: smallint(),
+  },
+  // The primary key's index also holds tier and bucket (INCLUDE, hand-written in migration 0019): a key range is
+  // read from the index alone.
+  (t) => [primaryKey({ columns: [t.key, t.bookId] }), index('book_pinyin_keys_book').on(t.bookId)],
+);
+
+/**
+ * What readers searched for, per China-time day: page-1 searches and how many found nothing, counted in each
+ * server's memory and added here every half minute (search-counts.ts). The console's hot-words screen reads it.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    day: date().notNull(),
+    keyword: text().notNull(),
+    searches: integer().notNull(),
+    misses: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.keyword] })],
 );

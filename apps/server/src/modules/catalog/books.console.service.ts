@@ -13,6 +13,8 @@ import {
   nothingToChange,
 } from './catalog.errors.ts';
 import { recountChapters } from './scheduled-chapters.ts';
+import { writeSearchKeys } from './search-keys.repository.ts';
+import { searchKeysOf } from './search-keys.ts';
 import { readUploadedImage } from './uploaded-image.ts';
 
 /** Who makes a change, as the audit log records it. */
@@ -34,6 +36,8 @@ export interface BookChanges {
   title?: string;
   author?: string;
   description?: string;
+  /** Other names readers search by; blanks and repeats dropped. */
+  aliases?: string[];
   categoryId?: number;
   status?: 'finish' | 'serialize';
   vipFree?: boolean;
@@ -46,6 +50,7 @@ export const bookView = (b: BookRow) => ({
   title: b.title,
   author: b.author,
   description: b.abstractContent,
+  aliases: b.aliases,
   categoryId: b.categoryId,
   status: b.publishStatus as BookStatus,
   vipFree: b.vipFree,
@@ -57,6 +62,11 @@ export const bookView = (b: BookRow) => ({
   /** The version an edit must name: the book as this operator saw it. */
   version: b.updatedAt.toISOString(),
 });
+
+/** Aliases as saved: trimmed, blanks and repeats dropped, the order the operator gave. */
+const cleanAliases = (aliases: string[]) => [
+  ...new Set(aliases.map((a) => a.trim()).filter((a) => a !== '')),
+];
 
 /** The categories, in the readers' order. */
 export const categories = (deps: ConsoleDeps) => deps.repo.categories();
@@ -115,11 +125,17 @@ export async function editBook(
       ...(changes.title !== undefined ? { title: changes.title } : {}),
       ...(changes.author !== undefined ? { author: changes.author } : {}),
       ...(changes.description !== undefined ? { abstractContent: changes.description } : {}),
+      ...(changes.aliases !== undefined ? { aliases: cleanAliases(changes.aliases) } : {}),
       ...(changes.categoryId !== undefined ? { categoryId: changes.categoryId } : {}),
       ...(changes.status !== undefined ? { publishStatus: changes.status } : {}),
       ...(changes.vipFree !== undefined ? { vipFree: changes.vipFree } : {}),
       ...(changes.published !== undefined ? { published: changes.published } : {}),
     });
+    // Its search keys in the same transaction: the change is searchable at once (docs/decisions.md, "Search the
+    // way readers type").
+    if ((['title', 'author', 'aliases'] as const).some((f) => changes[f] !== undefined)) {
+      await writeSearchKeys(tx, [{ text: after, keys: searchKeysOf(after) }]);
+    }
     const { version: _b, ...beforeView } = bookView(before);
     const { version: _a, ...afterView } = bookView(after);
     await deps.audit(tx, {

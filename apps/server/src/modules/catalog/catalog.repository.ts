@@ -5,6 +5,7 @@ import type { Database, Queryable } from '../../db/client.ts';
 import {
   ads,
   bookCounts,
+  bookPinyinKeys,
   bookPostings,
   books,
   categories,
@@ -31,6 +32,15 @@ const bookColumns = {
   vipFree: books.vipFree,
 };
 
+/** What a suggestion shows of why a book matched (beside its tier). */
+const matchColumns = { aliases: books.aliases, readings: books.searchPinyin };
+
+/** A book a search found, with its tier (SEARCH_TIERS) and what explains the match. */
+export type SearchHit = Book & { tier: number; aliases: string[]; readings: string | null };
+
+/** Books a typo search checks at most. */
+const TYPO_CANDIDATES = 300;
+
 const chapterColumns = {
   bookId: chapters.bookId,
   number: chapters.number,
@@ -46,17 +56,33 @@ export interface BookFilter {
 }
 
 /**
- * The books a keyword matches, each with its tier (1 title, 2 author, 3 description: the first field that has the
- * keyword), at least those of the rows [0, end) of the search's order (docs/decisions.md, "Search and lists at
- * 100,000 books"). The keyword is plain text (`%` and `_` are characters like any other), matched as PostgreSQL's
- * lower() folds case.
+ * The search's tiers, best first: the ranking readers get (docs/decisions.md, "Search the way readers type"). Within
+ * a tier, books go by the bucket their postings hold, read count and id.
+ */
+export const SEARCH_TIERS = {
+  exactTitle: 1,
+  titlePrefix: 2,
+  title: 3,
+  alias: 4,
+  pinyin: 5,
+  author: 6,
+  description: 7,
+  typo: 8,
+} as const;
+
+/** A posting list's field (1 title, 2 aliases, 3 author, 4 description, migration 0019) as a search tier. */
+const postingTier = (tier: SQL) => sql`(array[3, 4, 6, 7]::smallint[])[${tier}]`;
+
+/**
+ * The books a folded keyword is a substring of, each with its posting tier (the first field that has it), at least
+ * those of the rows [0, end) of the search's order (docs/decisions.md, "Search and lists at 100,000 books").
  *
  * One or two characters: the keyword is a gram. Its lists are read in (tier, bucket desc) order (the index
  * book_postings_key), at most `end` of them since each holds a book, and a list's books are taken only while the
  * lists before it hold fewer than `end`: the rows [0, end) are all in the lists taken, since a book in a lower
  * bucket has fewer reads than every book in a higher one.
  */
-const gramHits = (keyword: string, end: number) => sql`(
+const gramHits = (keyword: string, end: number) => sql`
   select l.tier, m.id
   from (
     select s.tier, s.ids, sum(s.n) over (order by s.tier, s.bucket desc nulls last rows unbounded preceding) - s.n
@@ -64,15 +90,61 @@ const gramHits = (keyword: string, end: number) => sql`(
     from (
       select ${bookPostings.tier} as tier, ${bookPostings.bucket} as bucket, ${bookPostings.n} as n,
         ${bookPostings.bookIds} as ids
-      from ${bookPostings} where ${bookPostings.gram} = lower(${keyword}) and ${bookPostings.n} > 0
+      from ${bookPostings} where ${bookPostings.gram} = ${keyword} and ${bookPostings.n} > 0
       order by ${bookPostings.tier}, ${bookPostings.bucket} desc nulls last limit ${end}
     ) as s
   ) as l cross join lateral unnest(l.ids) as m (id)
-  where l.before < ${end}
-) as hit`;
+  where l.before < ${end}`;
 
-/** Three characters or more: the database function book_search_text (migration 0006) walks the lists. */
-const textHits = (keyword: string, end: number) => sql`book_search_text(lower(${keyword}), ${end}) as hit`;
+/** Three characters or more: the database function book_search_text (migrations 0006, 0019) walks the lists. */
+const textHits = (keyword: string, end: number) =>
+  sql`select t.tier, t.id from book_search_text(${keyword}, ${end}) as t`;
+
+/** The search's order of books in one tier. */
+const inTierOrder = sql`b.indexed_bucket desc nulls last, b.read_count desc nulls last, b.id`;
+
+/**
+ * Pinyin: the books with a key the keyword begins, ranked by the key index alone (it holds each key's tier and its
+ * book's bucket, null while unpublished), and only those ranked within the first `end` by (tier, bucket) read from
+ * the books, with the ties of the last: the search's first `end` are among them, since the order within a bucket is
+ * read count, then id (the same argument as the postings').
+ */
+const pinyinHits = (keyword: string, end: number) => sql`
+  select p.tier, p.id from (
+    select ${bookPinyinKeys.bookId} as id, min(${bookPinyinKeys.tier}) as tier,
+      rank() over (order by min(${bookPinyinKeys.tier}), max(${bookPinyinKeys.bucket}) desc) as place
+    from ${bookPinyinKeys}
+    where ${bookPinyinKeys.key} >= ${keyword} and ${bookPinyinKeys.key} < ${`${keyword}{`}
+      and ${bookPinyinKeys.bucket} is not null
+    group by 1
+  ) as p join ${books} as b on b.id = p.id and b.published
+  where p.place <= ${end}
+  order by p.tier, ${inTierOrder} limit ${end}`;
+
+/**
+ * Every way a folded keyword finds books, each source in the search's order and cut at `end`: then the first `end`
+ * books of the union, each at its best tier, are exactly the search's first `end` (a book a source left out has
+ * `end` books before it in that source, each at least as good in the union). Exact title and title prefix by the
+ * folded title's index; substrings by the postings; pinyin by the key index (when the keyword may be pinyin).
+ */
+const searchHits = (keyword: string, end: number, pinyin: boolean) => sql`(
+  select min(u.tier) as tier, u.id from (
+    (select ${SEARCH_TIERS.exactTitle}::smallint as tier, b.id from ${books} as b
+      where b.search_title = ${keyword} and b.published order by ${inTierOrder} limit ${end})
+    union all
+    (select ${SEARCH_TIERS.titlePrefix}::smallint, b.id from ${books} as b
+      where b.search_title > ${keyword} and b.search_title < ${keyword} || chr(1114111) and b.published
+      order by ${inTierOrder} limit ${end})
+    union all
+    (select ${postingTier(sql`h.tier`)}, h.id from (${[...keyword].length <= 2 ? gramHits(keyword, end) : textHits(keyword, end)}) as h)
+    ${
+      pinyin
+        ? sql`union all
+    (${pinyinHits(keyword, end)})`
+        : sql``
+    }
+  ) as u group by u.id
+) as hit`;
 
 /**
  * `column desc nulls last`: the order of the books' indexes (drizzle's `.desc()` in an index is DESC NULLS LAST,
@@ -232,20 +304,47 @@ export function createCatalogRepository(db: Database) {
     },
 
     /**
-     * A page of the books matching a keyword: title matches first, then author, then description, each by read
-     * count (desc) and id. Served by book_postings' lists, never a scan of the books.
+     * A page of the books a folded keyword finds, in the search's tiers (SEARCH_TIERS), each with its tier and
+     * what a suggestion explains the match by. Served by indexes and posting lists, never a scan of the books.
      */
-    async searchBooks(keyword: string, limit: number, offset: number) {
-      const hit =
-        [...keyword].length <= 2 ? gramHits(keyword, offset + limit) : textHits(keyword, offset + limit);
+    async searchBooks(keyword: string, limit: number, offset: number, o: { pinyin: boolean }) {
+      const hit = searchHits(keyword, offset + limit, o.pinyin);
       // By the bucket the postings hold first: while the search-buckets job has not yet moved a book whose reads
       // crossed a bucket, pages stay consistent with the lists they were read from (the same order once it has).
-      const rows = await selectBooks()
+      const rows = await db
+        .select({ ...bookColumns, ...matchColumns, tier: sql<number>`hit.tier`.mapWith(Number) })
+        .from(books)
+        .innerJoin(categories, eq(books.categoryId, categories.id))
         .innerJoin(hit, sql`hit.id = ${books.id}`)
         .orderBy(sql`hit.tier`, newestFirst(books.indexedBucket), ...byReadCount)
         .limit(limit)
         .offset(offset);
-      return rows as Book[];
+      return rows as SearchHit[];
+    },
+
+    /**
+     * Books that may hold the keyword with one typo in their title or aliases: those of the title and alias lists
+     * of its two-character grams (and, for three characters, of its first and last), most read first, at most
+     * TYPO_CANDIDATES; the caller checks each.
+     */
+    async typoCandidates(grams: string[]) {
+      const ids = sql`(select unnest(l.book_ids) from (
+          select ${bookPostings.bookIds} as book_ids from ${bookPostings}
+          where ${bookPostings.gram} in (select json_array_elements_text(${JSON.stringify(grams)}::json)) and ${bookPostings.tier} <= 2 and ${bookPostings.n} > 0
+          order by ${bookPostings.bucket} desc limit ${TYPO_CANDIDATES}
+        ) as l limit ${TYPO_CANDIDATES})`;
+      const rows = await db
+        .select({
+          ...bookColumns,
+          ...matchColumns,
+          searchTitle: sql<string>`coalesce(${books.searchTitle}, search_fold(${books.title}))`,
+          searchAliases: sql<string>`coalesce(${books.searchAliases}, '')`,
+          indexedBucket: books.indexedBucket,
+        })
+        .from(books)
+        .innerJoin(categories, eq(books.categoryId, categories.id))
+        .where(and(published, sql`${books.id} in ${ids}`));
+      return rows as (SearchHit & { searchTitle: string; searchAliases: string; indexedBucket: number })[];
     },
 
     async book(bookId: number) {

@@ -7,6 +7,7 @@ import { ok } from '../../shared/envelope.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { isVip } from '../wallet/index.ts';
 import * as catalog from './catalog.service.ts';
+import { type SearchCounted, search, suggest } from './search.service.ts';
 
 /** bookId from a form body, checked like the query's. */
 function bookIdFromForm(body: unknown): number {
@@ -17,8 +18,9 @@ function bookIdFromForm(body: unknown): number {
   return bookId;
 }
 
-export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogDeps) {
+export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogDeps, counted: SearchCounted) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const searchDeps = { ...deps, counted };
 
   r.route({ ...contractRoute(routes.homeIndex), handler: async () => ok(await catalog.homeIndex(deps)) });
   r.route({ ...contractRoute(routes.category), handler: async () => ok(await catalog.categoryList(deps)) });
@@ -61,6 +63,10 @@ export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogD
   r.route({
     ...contractRoute(routes.search),
     handler: async (req) =>
-      ok(await catalog.search(deps, { content: req.query.content, page: req.query.page ?? 1 })),
+      ok(await search(searchDeps, { content: req.query.content, page: req.query.page ?? 1 })),
+  });
+  r.route({
+    ...contractRoute(routes.suggest),
+    handler: async (req) => ok(await suggest(deps, { content: req.query.content })),
   });
 }

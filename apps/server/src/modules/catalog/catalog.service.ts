@@ -6,16 +6,10 @@ import type {
   ListResponse,
   ShowcaseType,
 } from '@yueman/contract';
-import { SEARCH_MAX_LENGTH, totalPages } from '@yueman/contract';
+import { totalPages } from '@yueman/contract';
 import { userUnknown } from '../../shared/errors.ts';
 import { pageWindow } from '../../shared/pagination.ts';
-import {
-  bookNotFound,
-  chapterNotBought,
-  emptyKeyword,
-  keywordTooLong,
-  noMoreChapters,
-} from './catalog.errors.ts';
+import { bookNotFound, chapterNotBought, noMoreChapters } from './catalog.errors.ts';
 import type { BookFilter, CatalogRepository } from './catalog.repository.ts';
 
 /** The reader behind a dynamic call, as far as reading is concerned. */
@@ -214,18 +208,4 @@ export async function freeChapter(
 
 export async function initSearch({ repo }: CatalogDeps) {
   return { hotWords: await repo.hotWords() };
-}
-
-/** Keyword rules and messages from the spec's section 5. */
-export function searchKeyword(raw: string): string {
-  const keyword = raw.trim();
-  if (keyword.length === 0) throw emptyKeyword();
-  if ([...keyword].length > SEARCH_MAX_LENGTH) throw keywordTooLong();
-  return keyword;
-}
-
-export async function search({ repo }: CatalogDeps, { content, page }: { content: string; page: number }) {
-  const keyword = searchKeyword(content);
-  const { limit, offset } = pageWindow(page);
-  return repo.searchBooks(keyword, limit, offset);
 }

@@ -36,6 +36,11 @@ export async function homeConsoleRoutes(app: FastifyInstance, deps: home.HomeCon
   });
 
   r.route({
+    ...contractRoute(adminRoutes.searchTerms, readers),
+    handler: async (req) => ok(await home.searchTerms(deps, { days: req.query.days ?? 7 })),
+  });
+
+  r.route({
     ...contractRoute(adminRoutes.setHotWords, writers),
     handler: async (req) =>
       ok(await home.setHotWords(deps, { list: req.body.words, editor: auditActorOf(req) }), '已保存'),

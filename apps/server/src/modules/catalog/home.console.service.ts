@@ -1,14 +1,24 @@
 import { ShowcaseType } from '@yueman/contract';
+import { chinaDate } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
 import type { ConsoleDeps, Editor } from './books.console.service.ts';
 import type { HomeConsoleRepository } from './home.console.repository.ts';
+import type { SearchTermsRepository } from './search-terms.repository.ts';
 
 /** The home page's sections (the spec's showcase types), in the order the console shows them. */
 export const SHOWCASE_TYPES = ShowcaseType.anyOf.map((t) => t.const) as ShowcaseType[];
 
 export interface HomeConsoleDeps extends Pick<ConsoleDeps, 'audit' | 'changed'> {
   repo: HomeConsoleRepository;
+  terms: Pick<SearchTermsRepository, 'top'>;
 }
+
+/** Keywords shown per list on the hot-words screen. */
+const TERMS_SHOWN = 50;
+
+/** What readers searched most in the last `days` China-time days (today included), and what found nothing. */
+export const searchTerms = (deps: HomeConsoleDeps, { days }: { days: number }) =>
+  deps.terms.top(chinaDate(new Date(), 1 - days), TERMS_SHOWN);
 
 const duplicates = <T>(items: T[]) => items.length !== new Set(items).size;
 

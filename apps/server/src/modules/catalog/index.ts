@@ -12,9 +12,15 @@ import { createHomeConsoleRepository } from './home.console.repository.ts';
 import { homeConsoleRoutes } from './home.console.routes.ts';
 import { createScheduledChapters } from './scheduled-chapters.ts';
 import { createSearchBuckets } from './search-buckets.ts';
+import { createSearchCounts } from './search-counts.ts';
+import { createSearchKeysJob } from './search-keys-job.ts';
+import { createSearchTermsRepository } from './search-terms.repository.ts';
 import { consoleUploads } from './uploads.console.routes.ts';
 
 export type { CatalogPort } from './catalog.port.ts';
+/** A book's search keys, for the server's other writers of books (the importer): computed as a book is written. */
+export { insertPinyinKeys } from './search-keys.repository.ts';
+export { searchKeysOf } from './search-keys.ts';
 
 /** Books, chapters, lists, search, categories, ads and hot words; reading a chapter; the console's catalogue calls. */
 export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext): Promise<CatalogPort> {
@@ -24,7 +30,13 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
     ownedChapters: (userId, chapterIds) => ctx.ports.wallet.ownedChapters(userId, chapterIds),
     grantPage: (path) => ctx.ports.images.grantPage(path),
   };
-  await catalogRoutes(app, deps);
+  const searchTerms = createSearchTermsRepository(ctx.db);
+  const searchCounts = createSearchCounts(searchTerms, {
+    log: ctx.log.child({ job: 'search-counts' }),
+  });
+  ctx.jobs.add(searchCounts.loop);
+  ctx.jobs.add(createSearchKeysJob(ctx.db, { log: ctx.log.child({ job: 'search-keys' }) }));
+  await catalogRoutes(app, deps, searchCounts.counted);
   const audited = {
     audit: (q: Queryable, entry: AuditEntry) => ctx.ports.operators.audit(q, entry),
     changed: () => ctx.catalogueChanged(),
@@ -36,7 +48,7 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
   });
   ctx.jobs.add(scheduled.loop);
   ctx.jobs.add(createSearchBuckets(repo, { log: ctx.log.child({ job: 'search-buckets' }) }).loop);
-  await homeConsoleRoutes(app, { repo: createHomeConsoleRepository(ctx.db), ...audited });
+  await homeConsoleRoutes(app, { repo: createHomeConsoleRepository(ctx.db), terms: searchTerms, ...audited });
   // The console's uploads (a cover, an ad's picture) in a context of their own: only these routes read multipart forms.
   await app.register(async (uploads) => {
     await consoleUploads(uploads, ctx);

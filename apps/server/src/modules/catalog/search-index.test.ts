@@ -11,6 +11,9 @@ import { seedScale } from '../../seed/seed-scale.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createCatalogRepository } from './catalog.repository.ts';
 import { createSearchBuckets } from './search-buckets.ts';
+import { fillAllSearchKeys } from './search-keys.repository.ts';
+import { foldKeyword, mayBePinyin, searchKeysOf } from './search-keys.ts';
+import { createSearchKeysJob } from './search-keys-job.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -26,12 +29,22 @@ async function rows<T>(db: Database, query: ReturnType<typeof sql>): Promise<T[]
 async function postingsDrift(db: Database) {
   while ((await createSearchBuckets(createCatalogRepository(db), { log: silent }).moveBatch()) > 0);
   const expected = sql`select g.gram, g.tier, book_rank_bucket(b.read_count) as bucket, b.id
-    from books as b, book_grams(b.title, b.author, b.abstract_content) as g where b.published`;
+    from books as b, book_grams_of(b) as g where b.published`;
   const actual = sql`select p.gram, p.tier, p.bucket, unnest(p.book_ids) as id from book_postings as p`;
   return {
     missing: await rows(db, sql`(${expected} except all ${actual}) limit 5`),
     extra: await rows(db, sql`(${actual} except all ${expected}) limit 5`),
   };
+}
+
+/** Pinyin keys whose bucket is not their book's (its indexed_bucket while published, null while not), at most 5. */
+async function pinyinDrift(db: Database) {
+  return rows(
+    db,
+    sql`select k.key, k.book_id, k.bucket, b.indexed_bucket, b.published from book_pinyin_keys as k
+        join books as b on b.id = k.book_id
+        where k.bucket is distinct from case when b.published then b.indexed_bucket end limit 5`,
+  );
 }
 
 /** book_counts rows that disagree with the books (zero rows may stay behind). */
@@ -47,15 +60,26 @@ async function countsDrift(db: Database) {
   );
 }
 
-/** The search's order by brute force: every book, checked field by field with strpos on lower(). */
+/**
+ * The search's order by brute force: every book, checked field by field (its folded title, aliases, author and
+ * description, book_search_fields) and its pinyin keys, in the tiers of SEARCH_TIERS.
+ */
 async function bruteForce(db: Database, keyword: string, limit: number, offset: number) {
+  const pinyin = mayBePinyin(keyword);
+  const keyed = (tier: number) => sql`(${pinyin} and exists (select 1 from book_pinyin_keys as k
+    where k.book_id = b.id and k.tier = ${tier} and starts_with(k.key, ${keyword})))`;
   const found = await rows<{ id: number }>(
     db,
-    sql`select b.id from books as b, lateral (select case
-          when strpos(lower(b.title), lower(${keyword})) > 0 then 1
-          when strpos(lower(b.author), lower(${keyword})) > 0 then 2
-          when strpos(lower(b.abstract_content), lower(${keyword})) > 0 then 3 end as tier) as t
-        where t.tier is not null order by t.tier, b.read_count desc, b.id limit ${limit} offset ${offset}`,
+    sql`select b.id from books as b, lateral (select book_search_fields(b) as f) as s, lateral (select case
+          when s.f[1] = ${keyword} then 1
+          when starts_with(s.f[1], ${keyword}) then 2
+          when strpos(s.f[1], ${keyword}) > 0 then 3
+          when strpos(s.f[2], ${keyword}) > 0 then 4
+          when ${keyed(5)} then 5
+          when strpos(s.f[3], ${keyword}) > 0 or ${keyed(6)} then 6
+          when strpos(s.f[4], ${keyword}) > 0 then 7 end as tier) as t
+        where t.tier is not null and b.published
+        order by t.tier, b.read_count desc, b.id limit ${limit} offset ${offset}`,
   );
   return found.map((r) => r.id);
 }
@@ -76,10 +100,52 @@ describeDb('search index and list totals', () => {
   beforeAll(async () => {
     test = await createTestDatabase({ demo: true });
     db = test.db;
+    // The seed writes each book's search keys with it: no search-keys job runs before the first test.
     await seedScale(db, { books: 400, chaptersPerBook: 1 });
   });
   afterAll(async () => {
     await test?.close();
+  });
+
+  it('keys every book as the seeds write it: its folded text and pinyin keys, with no job run', async () => {
+    const [unkeyed] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from books where search_title is null`,
+    );
+    expect(Number(unkeyed?.n)).toBe(0);
+    const written = await db
+      .select({
+        id: books.id,
+        title: books.title,
+        author: books.author,
+        aliases: books.aliases,
+        searchTitle: books.searchTitle,
+        searchAuthor: books.searchAuthor,
+        searchAliases: books.searchAliases,
+        searchPinyin: books.searchPinyin,
+      })
+      .from(books)
+      .where(sql`${books.id} % 37 = 0`);
+    expect(written.length).toBeGreaterThan(5);
+    for (const b of written) {
+      const keys = searchKeysOf(b);
+      expect(b, b.title).toMatchObject({
+        searchTitle: keys.searchTitle,
+        searchAuthor: keys.searchAuthor,
+        searchAliases: keys.searchAliases,
+        searchPinyin: keys.searchPinyin,
+      });
+      const stored = await rows<{ key: string; tier: number }>(
+        db,
+        sql`select key, tier from book_pinyin_keys where book_id = ${b.id} order by key`,
+      );
+      expect(
+        stored.map((k) => `${k.key}:${k.tier}`),
+        b.title,
+      ).toEqual(keys.pinyinKeys.map((k) => `${k.key}:${k.tier}`).sort());
+    }
+    expect(await pinyinDrift(db)).toEqual([]);
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
   });
 
   it('holds every gram of every book after the seeds, and counts every book', async () => {
@@ -149,25 +215,29 @@ describeDb('search index and list totals', () => {
 
   it('answers every page as a brute-force search of the books does, for keywords of 1 to 5 characters', async () => {
     const repo = createCatalogRepository(db);
+    await fillAllSearchKeys(db);
     const rnd = random(11);
     const texts = (await db.select({ t: books.title, a: books.author, d: books.abstractContent }).from(books))
       .flatMap((b) => [b.t, b.a, b.d])
       .filter((t) => t.length > 0);
-    const keywords = new Set<string>(['%', '_', '的', '故事', '一部', 'zz', '不存在的词']);
-    while (keywords.size < 80) {
+    const keywords = new Set<string>(['的', '故事', '一部', 'zz', '不存在的词', 'de', 'gushi', 'zs', 'xian']);
+    while (keywords.size < 40) {
       const chars = [...(texts[Math.floor(rnd() * texts.length)] ?? '')];
       const length = 1 + Math.floor(rnd() * 5);
       if (chars.length < length) continue;
       const at = Math.floor(rnd() * (chars.length - length + 1));
-      keywords.add(chars.slice(at, at + length).join(''));
+      keywords.add(foldKeyword(chars.slice(at, at + length).join('')));
     }
+    keywords.delete('');
     for (const keyword of keywords) {
-      for (const page of [0, 1, 4]) {
-        const got = (await repo.searchBooks(keyword, 20, page * 20)).map((b) => b.bookId);
+      for (const page of [0, 2]) {
+        const got = (await repo.searchBooks(keyword, 20, page * 20, { pinyin: mayBePinyin(keyword) })).map(
+          (b) => b.bookId,
+        );
         expect(got, `${keyword} page ${page + 1}`).toEqual(await bruteForce(db, keyword, 20, page * 20));
       }
     }
-  });
+  }, 180_000);
 
   it('keeps a ready-made chapter list for books of 200 chapters or more, equal to their chapters', async () => {
     const repo = createCatalogRepository(db);
@@ -239,17 +309,22 @@ describeDb('search index and list totals', () => {
     const author = '作者𠀀';
     const about = '书名 AB 简介𠀀𠀀';
     const expected = new Map<string, number>();
-    for (const [tier, text] of [title, author, about].entries()) {
+    for (const [tier, text] of [
+      [1, title],
+      [3, author],
+      [4, about],
+    ] as const) {
       const chars = [...text.toLowerCase()];
       chars.forEach((c, i) => {
         for (const gram of [c, i + 1 < chars.length ? c + chars[i + 1] : undefined]) {
-          if (gram !== undefined && !expected.has(gram)) expected.set(gram, tier + 1);
+          // Grams with a space are not kept: a folded keyword never has one.
+          if (gram !== undefined && !gram.includes(' ') && !expected.has(gram)) expected.set(gram, tier);
         }
       });
     }
     const got = await rows<{ gram: string; tier: number }>(
       db,
-      sql`select gram, tier from book_grams(${title}, ${author}, ${about})`,
+      sql`select gram, tier from book_grams(${title}, '', ${author}, ${about})`,
     );
     expect(new Map(got.map((g) => [g.gram, Number(g.tier)]))).toEqual(expected);
 
@@ -259,10 +334,10 @@ describeDb('search index and list totals', () => {
     const [huge] = await rows<{ n: number; longest: number }>(
       db,
       sql`select count(*)::int as n, max(char_length(gram))::int as longest
-          from book_grams(repeat('书名', 1000000), repeat('作', 1000000), repeat('简介', 1000000))`,
+          from book_grams(repeat('书名', 1000000), repeat('别', 1000000), repeat('作', 1000000), repeat('简介', 1000000))`,
     );
     expect(performance.now() - started).toBeLessThan(3000);
-    expect(huge).toEqual({ n: 10, longest: 2 }); // 书 名 书名 名书, 作 作作, 简 介 简介 介简
+    expect(huge).toEqual({ n: 12, longest: 2 }); // 书 名 书名 名书, 别 别别, 作 作作, 简 介 简介 介简
   }, 30_000);
 
   it('refuses text over the limits in the database, whoever writes it', async () => {
@@ -310,6 +385,124 @@ describeDb('search index and list totals', () => {
     await db.delete(books).where(sql`${books.id} = ${ok?.id}`);
   });
 
+  it('ranks pinyin matches from the key index, whose buckets follow reads, publication and edits', async () => {
+    const repo = createCatalogRepository(db);
+    const [category] = await db.select().from(categories).limit(1);
+    // More books than a page with the same initials (pin yin pai ming), the first the least read.
+    const added = await db
+      .insert(books)
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          title: `拼音排名${i}`,
+          author: '排名作者',
+          cover: '',
+          horiCover: '',
+          categoryId: category?.id ?? 1,
+          publishStatus: 'serialize',
+          readCount: 1000 + i * 200,
+        })),
+      )
+      .returning({ id: books.id });
+    const ids = added.map((b) => b.id);
+    await fillAllSearchKeys(db);
+    const page = async (offset = 0) =>
+      (await repo.searchBooks('pypm', 20, offset, { pinyin: true })).map((b) => b.bookId);
+    expect(await page()).not.toContain(ids[0]);
+    // Read far more than the others: once the search-buckets job moves it, it comes first.
+    await db.update(books).set({ readCount: 5_000_000 }).where(sql`${books.id} = ${ids[0]}`);
+    const buckets = createSearchBuckets(createCatalogRepository(db), { log: silent });
+    while ((await buckets.moveBatch()) > 0);
+    expect((await page())[0]).toBe(ids[0]);
+    // Unpublished it is gone; published again it is back where its reads put it.
+    await db.update(books).set({ published: false }).where(sql`${books.id} = ${ids[0]}`);
+    expect(await page()).not.toContain(ids[0]);
+    expect(await pinyinDrift(db)).toEqual([]);
+    await db.update(books).set({ published: true }).where(sql`${books.id} = ${ids[0]}`);
+    expect((await page())[0]).toBe(ids[0]);
+    // An edit through SQL drops its keys; the job keys it again, at its bucket.
+    await db.update(books).set({ title: '拼音排名改' }).where(sql`${books.id} = ${ids[1]}`);
+    await fillAllSearchKeys(db);
+    expect(await pinyinDrift(db)).toEqual([]);
+    expect(await page()).toEqual(await bruteForce(db, 'pypm', 20, 0));
+    expect(await page(20)).toEqual(await bruteForce(db, 'pypm', 20, 20));
+  });
+
+  it('finds a book whose text SQL rewrote, by the database fold field by field, until the job keys it', async () => {
+    const repo = createCatalogRepository(db);
+    const [category] = await db.select().from(categories).limit(1);
+    const added = await db
+      .insert(books)
+      .values(
+        [
+          ['无钥之书', '某甲', ''],
+          ['某乙之作', '无钥之书迷', ''],
+          ['某丙之作', '某丙', '一本关于无钥之书的书'],
+        ].map(([title, author, about]) => ({
+          title: title as string,
+          author: author as string,
+          abstractContent: about as string,
+          cover: '',
+          horiCover: '',
+          categoryId: category?.id ?? 1,
+          publishStatus: 'serialize',
+          readCount: 10,
+        })),
+      )
+      .returning({ id: books.id });
+    const [unkeyed] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from books where search_title is null and id in (${sql.join(
+        added.map((b) => sql`${b.id}`),
+        sql`, `,
+      )})`,
+    );
+    expect(Number(unkeyed?.n)).toBe(3);
+    const found = async () =>
+      (await repo.searchBooks('无钥之书', 20, 0, { pinyin: false })).map((b) => [b.bookId, b.tier]);
+    // Title, author, description: each in its tier (the exact title is known as exact once the title is keyed).
+    expect(await found()).toEqual([
+      [added[0]?.id, 3],
+      [added[1]?.id, 6],
+      [added[2]?.id, 7],
+    ]);
+    await fillAllSearchKeys(db);
+    expect(await found()).toEqual([
+      [added[0]?.id, 1],
+      [added[1]?.id, 6],
+      [added[2]?.id, 7],
+    ]);
+  });
+
+  it('the search-keys job keys what others wrote, going on at once while it finds full batches', async () => {
+    await fillAllSearchKeys(db);
+    // More books than the job's batch of 500 written by SQL, without keys, as another writer would.
+    const [category] = await db.select().from(categories).limit(1);
+    await db.insert(books).values(
+      Array.from({ length: 520 }, (_, i) => ({
+        title: `他处写入${i}`,
+        author: '别处',
+        cover: '',
+        horiCover: '',
+        categoryId: category?.id ?? 1,
+        publishStatus: 'serialize',
+      })),
+    );
+    const unkeyed = async () =>
+      Number(
+        (
+          await rows<{ n: number }>(db, sql`select count(*)::int as n from books where search_title is null`)
+        )[0]?.n,
+      );
+    expect(await unkeyed()).toBe(520);
+    const job = createSearchKeysJob(db, { log: silent });
+    expect(await job.runOnce()).toEqual({ ran: true, more: true });
+    expect(await job.runOnce()).toEqual({ ran: true, more: false });
+    expect(await unkeyed()).toBe(0);
+    expect((await createCatalogRepository(db).searchBooks('tcxr', 20, 0, { pinyin: true })).length).toBe(20);
+    expect(await pinyinDrift(db)).toEqual([]);
+    expect(await postingsDrift(db)).toEqual({ missing: [], extra: [] });
+  });
+
   it('never re-indexes a book on a read: the search-buckets job moves it to its new bucket later', async () => {
     const repo = createCatalogRepository(db);
     const [category] = await db.select().from(categories).limit(1);
@@ -339,11 +532,11 @@ describeDb('search index and list totals', () => {
     for (let i = 0; i < 20; i++) await repo.countRead(id);
     expect(await bucketsOf()).toEqual([0]);
     // The search still finds it, ordered by the bucket its postings hold.
-    expect((await repo.searchBooks('读数之', 20, 0)).map((b) => b.bookId)).toContain(id);
+    expect((await repo.searchBooks('读数之', 20, 0, { pinyin: false })).map((b) => b.bookId)).toContain(id);
     const jobs = createSearchBuckets(createCatalogRepository(db), { log: silent });
     while ((await jobs.moveBatch(1)) > 0);
     expect(await bucketsOf()).toEqual([2]);
-    expect((await repo.searchBooks('读数之', 20, 0)).map((b) => b.bookId)).toContain(id);
+    expect((await repo.searchBooks('读数之', 20, 0, { pinyin: false })).map((b) => b.bookId)).toContain(id);
     // An edit of its text indexes it at its current bucket at once.
     for (let i = 0; i < 10; i++) await repo.countRead(id);
     await db.update(books).set({ author: '新作者' }).where(sql`${books.id} = ${id}`);

@@ -49,6 +49,8 @@ async function findBook(
     id: await repo.nextBookId(),
     title: titleOf(source, opts),
     author: source.author ?? '',
+    // Keyed for search with the book's row, as the first chapter is written (importer.repository.ts).
+    aliases: [...new Set(source.aliases ?? [])].filter((a) => a !== source.title),
     abstractContent: source.summary ?? '',
     publishStatus: source.finished ? 'finish' : 'serialize',
     vipFree: opts.vipFree ?? false,

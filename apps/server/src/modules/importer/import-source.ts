@@ -31,6 +31,8 @@ export interface ChapterSource {
 export interface BookSource {
   title: string;
   author?: string;
+  /** Other names readers search by: ComicInfo's AlternateSeries and LocalizedSeries (a translated title). */
+  aliases?: string[];
   summary?: string;
   genre?: string;
   tags?: string[];
@@ -72,6 +74,8 @@ interface ComicInfoPage {
 interface ComicInfo {
   Pages?: { Page?: ComicInfoPage | ComicInfoPage[] };
   Series?: string;
+  AlternateSeries?: string;
+  LocalizedSeries?: string;
   Number?: string | number;
   Title?: string;
   Writer?: string;
@@ -280,6 +284,9 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
     const book: BookSource = {
       title: bounded(comic?.Series, BOOK_TEXT_LIMITS.title) ?? clampText(title, BOOK_TEXT_LIMITS.title),
       author: bounded(comic?.Writer, BOOK_TEXT_LIMITS.author),
+      aliases: [comic?.LocalizedSeries, comic?.AlternateSeries]
+        .map((a) => bounded(a, BOOK_TEXT_LIMITS.alias))
+        .filter((a): a is string => a !== undefined),
       summary: bounded(comic?.Summary, BOOK_TEXT_LIMITS.description),
       genre: bounded(text(comic?.Genre)?.split(/[,，]/)[0], BOOK_TEXT_LIMITS.category),
       tags: text(comic?.Tags)

@@ -77,6 +77,9 @@ describeDb('importing by upload in the console', () => {
     const detail = (await t.app.inject({ url: `/api/book/detail/${done.bookId}` })).json().data;
     expect(detail.book.title).toBe('远方来信');
     expect(detail.chapterList.map((c: { price: number }) => c.price)).toEqual([0, 30]);
+    // Searchable at once by its initials too: the importer wrote its search keys with it (no job has run here).
+    const found = await t.app.inject({ method: 'POST', url: '/api/book/search?content=yflx&page=1' });
+    expect(found.json().data.map((b: { bookId: number }) => b.bookId)).toEqual([done.bookId]);
     const [audit] = await t.db.select().from(auditLog).where(eq(auditLog.action, 'book.import'));
     expect(audit).toMatchObject({ actor: 'editor1', target: `book:${done.bookId}` });
     await expect.poll(uploadsLeft).toEqual([]); // removed just after the row is written
@@ -259,6 +262,74 @@ describeDb('importing by upload in the console', () => {
     expect(failed.message).toBe('巨型.cbz › ComicInfo.xml: 大于 256 KB，不是正常的漫画信息文件，已拒绝导入');
     expect(await counts()).toEqual({ ...before, jobs: before.jobs + 1 });
     expect(await t.db.$count(categories, eq(categories.name, '不该有的分类'))).toBe(0);
+  });
+
+  /** The readers' search (POST /api/book/search): the ids of page 1. */
+  const searchIds = async (content: string) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/book/search?content=${encodeURIComponent(content)}`,
+    });
+    expect(res.json().result, content).toBe(true);
+    return (res.json().data as { bookId: number }[]).map((b) => b.bookId);
+  };
+
+  it('takes ComicInfo LocalizedSeries and AlternateSeries as the aliases readers find the book by', async () => {
+    const archive = await zipBytes({
+      'ComicInfo.xml': comicInfo({
+        Series: '海边的猫',
+        LocalizedSeries: ' 海猫物语 ',
+        AlternateSeries: 'Sea Cats',
+        Writer: '白石',
+      }),
+      '1.png': await png(200, 300),
+    });
+    const res = await kit.upload('editor', '/api/admin/imports', uploadForm('file', '海猫.cbz', archive));
+    const done = await finished(res.json().data.import.id);
+    expect(done.state, done.message).toBe('done');
+    const edited = (await kit.admin('editor', 'GET', `/api/admin/books/${done.bookId}`)).json().data;
+    expect(edited).toMatchObject({ title: '海边的猫', aliases: ['海猫物语', 'Sea Cats'] });
+
+    // The search-keys job keys books the console did not write (every 2 s on a running server): run it now.
+    await t.app.jobs.runOnce('search-keys');
+    // The alias as written, in traditional characters, by its pinyin and initials, and the other one folded.
+    for (const keyword of ['海猫物语', '海貓物語', 'haimaowuyu', 'hmwy', 'sea cats', 'ＳＥＡＣＡＴＳ']) {
+      expect(await searchIds(keyword), keyword).toContain(done.bookId);
+    }
+    // And by part of it, as titles are.
+    expect(await searchIds('猫物')).toContain(done.bookId);
+  });
+
+  it('cuts an over-long alias to the limit, drops blanks, repeats and the title, and still imports', async () => {
+    // ComicInfo has two such fields, so at most two aliases (fewer than BOOK_TEXT_LIMITS.aliases); each is cut to
+    // BOOK_TEXT_LIMITS.alias characters, never refused.
+    const long = `长${'名'.repeat(BOOK_TEXT_LIMITS.alias + 30)}`;
+    const cut = async (fields: Record<string, string>, name: string) => {
+      const archive = await zipBytes({ 'ComicInfo.xml': comicInfo(fields), '1.png': await png(200, 300) });
+      const res = await kit.upload('owner', '/api/admin/imports', uploadForm('file', name, archive));
+      const done = await finished(res.json().data.import.id);
+      expect(done.state, done.message).toBe('done');
+      const [row] = await t.db.select().from(books).where(eq(books.id, done.bookId));
+      return { id: done.bookId as number, aliases: row?.aliases };
+    };
+    const overLong = await cut(
+      { Series: '长别名之书', LocalizedSeries: long, AlternateSeries: '   ' },
+      '长别名.cbz',
+    );
+    expect(overLong.aliases).toEqual([long.slice(0, BOOK_TEXT_LIMITS.alias)]);
+    await t.app.jobs.runOnce('search-keys');
+    expect(await searchIds(`长${'名'.repeat(19)}`)).toContain(overLong.id);
+
+    const repeated = await cut(
+      { Series: '同名之书', LocalizedSeries: '同名之书', AlternateSeries: '另一个名字' },
+      '同名.cbz',
+    );
+    expect(repeated.aliases).toEqual(['另一个名字']);
+    const twice = await cut(
+      { Series: '两遍之书', LocalizedSeries: '又一名', AlternateSeries: '又一名' },
+      '两遍.cbz',
+    );
+    expect(twice.aliases).toEqual(['又一名']);
   });
 
   it('leaves no book and no new category when an import fails before its first chapter', async () => {

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { books, categories, chapters, imageAssets } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { insertPinyinKeys, searchKeysOf } from '../catalog/index.ts';
 
 export type BookRow = typeof books.$inferSelect;
 type ChapterRow = Pick<typeof chapters.$inferInsert, 'title' | 'cover' | 'price' | 'pics' | 'contentHash'>;
@@ -57,17 +58,29 @@ export function createImporterRepository(db: Database) {
           const { book, category: categoryName } = input.newBook;
           await tx.insert(categories).values({ name: categoryName }).onConflictDoNothing();
           const [category] = await tx.select().from(categories).where(eq(categories.name, categoryName));
+          // With its search keys, computed as it is written: searchable as its first chapter is (docs/decisions.md,
+          // "Search the way readers type").
+          const keys = searchKeysOf(book);
           await tx.insert(books).values({
             id: book.id,
             title: book.title,
             author: book.author,
+            aliases: book.aliases,
             abstractContent: book.abstractContent,
             categoryId: (category as { id: number }).id,
             publishStatus: book.publishStatus,
             vipFree: book.vipFree,
             cover: row.cover,
             horiCover: row.cover,
+            searchTitle: keys.searchTitle,
+            searchAuthor: keys.searchAuthor,
+            searchAliases: keys.searchAliases,
+            searchPinyin: keys.searchPinyin,
           });
+          await insertPinyinKeys(
+            tx,
+            keys.pinyinKeys.map((k) => ({ id: book.id, ...k })),
+          );
         }
         await tx.insert(imageAssets).values(input.pages).onConflictDoNothing();
         if (input.replace) {

@@ -4,8 +4,10 @@ import { useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
+import { useSuggestions } from './api/suggest.ts';
 import { SearchResults } from './components/search-results.tsx';
 import { SearchStart } from './components/search-start.tsx';
+import { Suggestions } from './components/suggestions.tsx';
 import { useSearchHistory } from './search-history.ts';
 import './search.css';
 
@@ -22,6 +24,9 @@ export default function SearchPage() {
   const searched = params.get('content') ?? '';
   const [input, setInput] = useState(searched);
   const { add } = useSearchHistory();
+  // Suggestions while the field holds something other than the searched keyword.
+  const typing = input.trim() !== '' && input.trim() !== searched;
+  const suggestions = useSuggestions(typing ? input : '');
 
   // Going back to this screen keeps the keyword of its results in the address.
   useEffect(() => setInput(searched), [searched]);
@@ -65,7 +70,8 @@ export default function SearchPage() {
           </button>
         </form>
       </search>
-      {searched ? <SearchResults keyword={searched} /> : <SearchStart onPick={search} />}
+      {typing && <Suggestions items={suggestions} />}
+      {searched ? <SearchResults keyword={searched} /> : !typing && <SearchStart onPick={search} />}
       <ServiceLinks />
     </main>
   );
