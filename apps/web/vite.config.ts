@@ -24,7 +24,11 @@ function landingChunks(): Plugin {
       handler(html, ctx) {
         const chunks = Object.values(ctx.bundle ?? {}).flatMap((c) => (c.type === 'chunk' ? [c] : []));
         const filesOf = (source: string) => {
-          const screen = chunks.find((c) => c.facadeModuleId?.endsWith(source));
+          // A screen's chunk has no facade when Rollup merged other modules' exports into it (the reader's):
+          // then it is the dynamic entry that holds the screen's module.
+          const screen =
+            chunks.find((c) => c.facadeModuleId?.endsWith(source)) ??
+            chunks.find((c) => c.isDynamicEntry && c.moduleIds.some((id) => id.endsWith(source)));
           const files = new Set<string>();
           const visit = (chunk: (typeof chunks)[number] | undefined) => {
             if (!chunk || chunk.isEntry || files.has(chunk.fileName)) return;
