@@ -1,4 +1,6 @@
 import type { Page, Route } from '@playwright/test';
+import type { BookDetail } from '@yueman/contract';
+import { apiData } from './api.ts';
 import { expect, test } from './fixtures.ts';
 import { expectImageLoaded, expectReaderStarted, openAsVisitor, shot } from './support.ts';
 
@@ -93,4 +95,31 @@ test('a page on its way shows its number and a spinner in its own box; a failed 
   await expect(row(page, 1).getByRole('button')).toHaveCount(0);
   await expect(row(page, 1).getByTestId('page-wait')).toHaveCount(0);
   await expect(page.locator('.reader-top')).toHaveAttribute('class', menus ?? '');
+});
+
+// index.html asks for a landing screen's chunks beside the main bundle (vite.config.ts, landingChunks): without them
+// the screen's code is asked for only once the bundle has run, a round trip later on a slow link (the reader's list
+// was once empty: its chunk has no facade module).
+test('a landing screen’s code is asked for with the main bundle, not after it has run', async ({ page }) => {
+  await openAsVisitor(page, '/home');
+  const detail = await apiData<BookDetail>(page.request, '/api/book/detail/1');
+  const first = detail.chapterList.find((c) => c.price === 0);
+  for (const [path, prefix] of [
+    ['/home', 'home-page-'],
+    ['/book/1', 'book-page-'],
+    [`/book/read/1/${first?.number}`, 'reader-page-'],
+  ] as const) {
+    await page.goto(path);
+    const timing = () =>
+      page.evaluate((screen) => {
+        const main = /import\("(\/assets\/[^"]+\.js)"\)/.exec(document.documentElement.innerHTML)?.[1];
+        const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+        const at = (part: string | undefined) =>
+          part ? entries.find((e) => e.name.includes(part)) : undefined;
+        return { mainEnd: at(main)?.responseEnd, screenStart: at(`/assets/${screen}`)?.startTime };
+      }, prefix);
+    await expect.poll(async () => (await timing()).screenStart, { message: path }).toBeGreaterThan(0);
+    const { mainEnd, screenStart } = await timing();
+    expect(screenStart, path).toBeLessThan(mainEnd ?? 0);
+  }
 });
