@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiData, expect, logIn, shot, test } from './fixtures.ts';
 
-// Issue 28's console side: an operator gives a book an alias and readers find the book by it; the hot-words screen
+// Search's console side: an operator gives a book an alias and readers find the book by it; the hot-words screen
 // shows what readers searched and what found nothing, and turns them into hot words and aliases.
 
 interface BookRow {
