@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../src/db/client.ts';
 import { payOrderEvents, payOrders } from '../src/db/schema/index.ts';
 import { applyUrl, demo } from '../src/modules/payments/payments.test-support.ts';
-import { BackgroundJobs, backgroundLoop, JOB_LOCK } from '../src/shared/background-loop.ts';
+import {
+  BackgroundJobs,
+  backgroundLoop,
+  JOB_LOCK,
+  JOB_PASSES_AT_ONCE,
+} from '../src/shared/background-loop.ts';
 import { rowsOf } from '../src/shared/rows.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 import { createTestDatabase, dbKind, type TestDatabase } from './test-database.ts';
@@ -182,6 +187,48 @@ describe.skipIf(dbKind !== 'postgres')('background jobs on PostgreSQL, across se
     await Promise.all(servers.map((jobs) => jobs.stop()));
     expect(most).toBe(1);
     expect((passesBy[0] ?? 0) + (passesBy[1] ?? 0)).toBeGreaterThan(5);
+  });
+});
+
+describe.skipIf(dbKind !== 'postgres')('more jobs than the pool has connections', () => {
+  let database: TestDatabase;
+  let small: OpenedDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    small = await openDatabase({ kind: 'postgres', url: database.url ?? '', poolSize: 4 });
+  });
+  afterAll(async () => {
+    await small?.close();
+    await database?.close();
+  });
+
+  it('runs every pass and keeps connections for requests when every job ticks at once', async () => {
+    // Each pass needs a pooled connection for its work beside its lock's: eight at once on a pool of four once took
+    // every connection for the locks, and every pass (and every request) waited for ever.
+    const jobs = new BackgroundJobs(small.db);
+    const names = Array.from({ length: 8 }, (_, i) => `busy-${i}`);
+    let most = 0;
+    let inside = 0;
+    for (const name of names)
+      jobs.add(
+        backgroundLoop({
+          name,
+          intervalMs: 3_600_000,
+          log: silent,
+          run: async () => {
+            most = Math.max(most, ++inside);
+            await small.db.execute(sql`select pg_sleep(0.05)`);
+            inside--;
+            return false;
+          },
+        }),
+      );
+    const stuck = new Promise<string>((resolve) => setTimeout(() => resolve('stuck'), 10_000).unref());
+    const passes = Promise.all(names.map((name) => jobs.runOnce(name)));
+    const request = small.db.execute(sql`select 1 as one`).then(() => 'answered');
+    expect(await Promise.race([request, stuck])).toBe('answered');
+    expect(await Promise.race([passes, stuck])).toEqual(names.map(() => ({ ran: true, more: false })));
+    expect(most).toBeLessThanOrEqual(JOB_PASSES_AT_ONCE);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
 import { type Database, poolOf } from '../db/client.ts';
 
 /** What one pass of a loop did: whether it ran here (not elsewhere), and whether it asks to run again at once. */
@@ -26,6 +27,14 @@ export const JOB_LOCK = 7_140_002;
 const LOCK_IDLE_LIMIT = '5min';
 
 /**
+ * How many jobs' passes one server runs at once on PostgreSQL. Each pass holds a pooled connection for its lock
+ * and needs others for its work: with every job ticking at once (a dozen jobs at start, against a pool of 10),
+ * the locks took every connection and each pass waited for one that never came, and so did every request. Three
+ * leaves the pool's other seven to the passes' work and to readers.
+ */
+export const JOB_PASSES_AT_ONCE = 3;
+
+/**
  * A job's passes run one server at a time across every server on this PostgreSQL database: each pass runs inside
  * a transaction that first takes the job's transaction-level advisory lock with pg_try_advisory_xact_lock, and
  * ends when the pass ends. The pass itself works on other pooled connections; the lock's connection only holds
@@ -43,46 +52,54 @@ const LOCK_IDLE_LIMIT = '5min';
 export function advisoryJobLock(db: Database): JobLock {
   const pool = poolOf(db);
   if (!pool) return inProcessLock;
-  return async (name, run) => {
-    const client = await pool.connect();
-    let lost: Error | undefined;
-    const onError = (err: Error) => {
-      lost = err;
-    };
-    client.on('error', onError);
-    let broken = false;
-    const query = <R extends object>(text: string, values?: unknown[]) =>
-      client.query<R>(text, values).catch((err: unknown) => {
-        broken = true;
-        throw err;
-      });
-    try {
-      await query('begin');
-      const { rows } = await query<{ locked: boolean }>(
-        'select pg_try_advisory_xact_lock($1::int, hashtext($2)) as locked',
-        [JOB_LOCK, name],
-      );
-      if (rows[0]?.locked !== true) {
-        await query('rollback');
-        return { ran: false, more: false };
-      }
-      await query(`set local idle_in_transaction_session_timeout = '${LOCK_IDLE_LIMIT}'`);
-      let more: boolean;
-      try {
-        more = await run();
-      } catch (err) {
-        await query('rollback').catch(() => undefined);
-        throw err;
-      }
-      // Fails when the connection was lost meanwhile: the lock was gone, and the pass is reported as failed.
-      await query('commit');
-      return { ran: true, more };
-    } finally {
-      client.off('error', onError);
-      // A connection that failed is closed, not handed to the next caller.
-      client.release(lost ?? broken);
-    }
+  const passes = pLimit(JOB_PASSES_AT_ONCE);
+  return (name, run) => passes(() => lockedPass(pool, name, run));
+}
+
+/** One pass of the job `name` inside a transaction holding its advisory lock (advisoryJobLock says why). */
+async function lockedPass(
+  pool: NonNullable<ReturnType<typeof poolOf>>,
+  name: string,
+  run: () => Promise<boolean>,
+): Promise<PassOutcome> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost = err;
   };
+  client.on('error', onError);
+  let broken = false;
+  const query = <R extends object>(text: string, values?: unknown[]) =>
+    client.query<R>(text, values).catch((err: unknown) => {
+      broken = true;
+      throw err;
+    });
+  try {
+    await query('begin');
+    const { rows } = await query<{ locked: boolean }>(
+      'select pg_try_advisory_xact_lock($1::int, hashtext($2)) as locked',
+      [JOB_LOCK, name],
+    );
+    if (rows[0]?.locked !== true) {
+      await query('rollback');
+      return { ran: false, more: false };
+    }
+    await query(`set local idle_in_transaction_session_timeout = '${LOCK_IDLE_LIMIT}'`);
+    let more: boolean;
+    try {
+      more = await run();
+    } catch (err) {
+      await query('rollback').catch(() => undefined);
+      throw err;
+    }
+    // Fails when the connection was lost meanwhile: the lock was gone, and the pass is reported as failed.
+    await query('commit');
+    return { ran: true, more };
+  } finally {
+    client.off('error', onError);
+    // A connection that failed is closed, not handed to the next caller.
+    client.release(lost ?? broken);
+  }
 }
 
 /**
