@@ -1,16 +1,18 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { type AppType, gatewayRoutes, routes } from '@yueman/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { branchIdFrom, visitorIdFrom } from '../../shared/attribution.ts';
 import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
+import { AppError } from '../../shared/errors.ts';
 import { signedIn } from '../../shared/signed-in.ts';
 import { fromOurPages } from './apply-guards.ts';
 import type { PaymentStart } from './gateways/gateway.ts';
 import { handleNotification } from './notify.service.ts';
-import { isWechatBrowser } from './order-rules.ts';
+import { isWechatBrowser, safeReturnUrl } from './order-rules.ts';
 import type { PayChannel, PayOrder } from './payments.repository.ts';
 import * as payments from './payments.service.ts';
+import { payMessagePage, sendPayPage } from './wechat-jsapi-page.ts';
 
 // Every apply makes an order: plenty for a reader (or a few behind one carrier NAT), not for a script.
 const applyLimit = { rateLimit: { max: 60, timeWindow: '1 minute' } };
@@ -73,14 +75,29 @@ export async function paymentsRoutes(app: FastifyInstance, deps: payments.Paymen
     }),
     handler: async (req, reply) => {
       const q = req.query;
-      const { order, channel, start } = await payments.applyForPayment(deps, {
-        claimedUserId: q.userId,
-        packId: q.payPurposeId,
-        payPurpose: q.payPurpose,
-        channelCode: q.payChannel,
-        rechargerAmount: q.rechargerAmount,
-        ...whoAndWhere(req, q),
-      });
+      const applied = payments
+        .applyForPayment(deps, {
+          claimedUserId: q.userId,
+          packId: q.payPurposeId,
+          payPurpose: q.payPurpose,
+          channelCode: q.payChannel,
+          rechargerAmount: q.rechargerAmount,
+          ...whoAndWhere(req, q),
+        })
+        .catch((err: unknown) => {
+          // A web channel navigates the browser here: a refusal (a blocked account, a pack taken off) is a page the
+          // reader can read, with the way back, not the envelope's JSON. Fetches (app channels, tests) get the envelope.
+          if (err instanceof AppError && req.headers['sec-fetch-mode'] === 'navigate') return err;
+          throw err;
+        });
+      const answer = await applied;
+      if (answer instanceof AppError)
+        return sendPayPage(
+          reply as unknown as FastifyReply,
+          answer.httpStatus,
+          payMessagePage('充值', answer.message, safeReturnUrl(q.vueReturnUrl, deps.publicOrigin)),
+        );
+      const { order, channel, start } = answer;
       if (start.kind === 'redirect') return reply.redirect(start.url, 302);
       return ok(appAnswer(order, channel, start));
     },

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { BridgeParams } from './gateways/wechat-jsapi.ts';
 
 // The page a reader paying inside WeChat lands on after the official account's OAuth: it hands WeChat's bridge
@@ -49,14 +50,18 @@ export function jsapiPayPage(p: {
   );
 }
 
-/** An order that cannot be paid here (paid already, expired, not this reader's): what happened, and the way back. */
-export function jsapiMessagePage(text: string, returnUrl: string) {
+/** A page that says what happened and offers the way back: a refused payment in the reader's own browser. */
+export function payMessagePage(title: string, text: string, returnUrl: string) {
   return layout(
-    '微信支付',
+    title,
     `<div class="card"><p class="state" role="status">${escapeHtml(text)}</p></div>
 <a class="button back" href="${escapeHtml(returnUrl)}">返回</a>`,
   );
 }
+
+/** An order that cannot be paid here (paid already, expired, not this reader's): what happened, and the way back. */
+export const jsapiMessagePage = (text: string, returnUrl: string) =>
+  payMessagePage('微信支付', text, returnUrl);
 
 /**
  * Runs in the reader's WeChat: asks the bridge once it is ready, and again on the button (a reader who closed
@@ -86,3 +91,12 @@ export const BRIDGE_SCRIPT = `(function () {
   }, 3000);
 })();
 `;
+
+/** Sends one of these pages: never cached (each is one order's or one refusal's), under the pages' policy. */
+export const sendPayPage = (reply: FastifyReply, status: number, html: string) =>
+  reply
+    .code(status)
+    .header('Content-Security-Policy', jsapiPagePolicy)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { WechatPayGateway } from './gateways/wechat-pay.gateway.ts';
 import { JSAPI_RESUME_PATH, type PaymentsDeps } from './payments.service.ts';
 import { resumeJsapiPayment } from './wechat-jsapi.service.ts';
-import { BRIDGE_SCRIPT, BRIDGE_SCRIPT_PATH, jsapiPagePolicy } from './wechat-jsapi-page.ts';
+import { BRIDGE_SCRIPT, BRIDGE_SCRIPT_PATH, sendPayPage } from './wechat-jsapi-page.ts';
 
 const ResumeQuery = Type.Object({
   orderNo: Type.String({ pattern: '^[A-Za-z0-9]{1,64}$' }),
@@ -23,13 +23,7 @@ const ResumeQuery = Type.Object({
 export async function wechatJsapiRoutes(app: FastifyInstance, deps: PaymentsDeps, gateway: WechatPayGateway) {
   if (!gateway.jsapi) return;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const page = (reply: FastifyReply, status: number, html: string) =>
-    reply
-      .code(status)
-      .header('Content-Security-Policy', jsapiPagePolicy)
-      .header('Cache-Control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(html);
+  const page = sendPayPage;
 
   r.get(BRIDGE_SCRIPT_PATH, { schema: { hide: true } }, async (_req, reply) =>
     reply

@@ -549,6 +549,16 @@ describeDb('the console’s readers', () => {
       const refusedPay = await pay();
       expect(refusedPay.statusCode).toBe(403);
       expect(refusedPay.json().msg).toContain('暂停充值和购买');
+      // A web channel navigates the browser to pay apply: there the refusal is a page to read, with the way back.
+      const refusedPage = await t.app.inject({
+        url: applyUrl({ ...demo.coin600, payChannel: 'wechat_h5', rechargerAmount: 570 }),
+        headers: { cookie: reader.cookie, 'sec-fetch-mode': 'navigate' },
+      });
+      expect(refusedPage.statusCode).toBe(403);
+      expect(refusedPage.headers['content-type']).toContain('text/html');
+      expect(refusedPage.body).toContain('暂停充值和购买');
+      expect(refusedPage.body).toContain('>返回</a>');
+      expect(refusedPage.body).not.toContain('"result"');
       // Nothing charged, no order made; free and owned chapters still read.
       expect(await holdings(t.db, reader.userId)).toMatchObject({ balance: 90, claims: 1 });
       const orders = (await admin('owner', 'GET', `/api/admin/orders?userId=${reader.userId}`)).json().data;
