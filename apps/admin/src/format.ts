@@ -11,7 +11,11 @@ export const yuan = (cents: number) => `${cents < 0 ? '-' : ''}¥${(Math.abs(cen
 export const centsOf = (yuanAmount: number) => Math.round(yuanAmount * 100);
 
 /** A promotion branch as operators read it: its name (默认 for an unnamed -2) and its id. */
+/**
+ * A promotion branch as operators know it: its name, with its number (what the branch links carry); the default
+ * branch (-2, a reader who came through no branch link) by what it means, never by its number.
+ */
 export const branchLabel = (branchId: number, name = '') => {
-  const label = name || (branchId === -2 ? '默认' : '');
-  return label ? `${label} (${branchId})` : String(branchId);
+  if (branchId === -2) return name || '默认（未经推广链接）';
+  return name ? `${name}（${branchId}）` : `渠道 ${branchId}`;
 };

@@ -81,3 +81,16 @@ export const READER_MATCH_NAMES: Record<string, string> = {
   mobile: '手机号',
   visitorId: '访客 ID',
 };
+
+/** The ledger's accounts as an operator reads them: the system's by what they are for, a reader's by its id. */
+const ACCOUNT_NAMES: Record<string, string> = {
+  'system:payments': '充值入账',
+  'system:bonus': '充值赠送',
+  'system:sales': '章节销售',
+  'system:adjustments': '运营调整',
+};
+export const accountName = (code: string) => {
+  if (code === '') return '-';
+  const reader = /^user:(\d+)$/.exec(code);
+  return reader ? `读者 ${reader[1]}` : (ACCOUNT_NAMES[code] ?? code);
+};

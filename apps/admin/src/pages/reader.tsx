@@ -21,7 +21,7 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, adminRoutes, call, shown } from '../api.ts';
 import { branchLabel, dateTime, yuan } from '../format.ts';
-import { TRANSFER_KIND_NAMES } from '../names.ts';
+import { accountName, TRANSFER_KIND_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { PasswordShownOnce } from '../password-shown-once.tsx';
 import { READER_ACCOUNT_KEEPERS, READER_VALUE_KEEPERS, REFUNDERS, useCan } from '../session.tsx';
@@ -182,7 +182,7 @@ export default function ReaderPage() {
         </Typography.Text>
       ),
     },
-    { title: '对方账户', dataIndex: 'counterparty' },
+    { title: '对方账户', dataIndex: 'counterparty', render: (_, r) => accountName(r.counterparty) },
     { title: '备注', dataIndex: 'memo', ellipsis: true },
     { title: '转账编号', dataIndex: 'id', ellipsis: true, render: (_, r) => <code>{r.id}</code> },
     { title: '时间', dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt, true) },

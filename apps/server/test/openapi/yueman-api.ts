@@ -295,23 +295,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/readers/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** 查找读者（用户 ID，或账号 / 绑定的手机号） */
-        get: operations["adminFindReader"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/readers/{userId}/password": {
         parameters: {
             query?: never;
@@ -2938,78 +2921,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal429"];
-                };
-            };
-        };
-    };
-    adminFindReader: {
-        parameters: {
-            query?: {
-                userId?: number;
-                account?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        result: boolean;
-                        code: number;
-                        msg: string;
-                        data: {
-                            userId: number;
-                            account: string;
-                            mobile: string | null;
-                            /** Format: date-time */
-                            vipEnd: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refusal400"];
-                };
-            };
-            /** @description 没有有效的会话：请先登录 */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refusal401"];
-                };
-            };
-            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refusal403"];
-                };
-            };
-            /** @description 要找的书籍、章节或记录不存在 */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refusal404"];
                 };
             };
         };

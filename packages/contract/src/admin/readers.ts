@@ -21,17 +21,6 @@ export const ReaderReset = Type.Object({
 export type ReaderReset = Static<typeof ReaderReset>;
 
 export const readersRoutes = {
-  findReader: adminRoute({
-    method: 'GET',
-    url: '/api/admin/readers/lookup',
-    summary: '查找读者（用户 ID，或账号 / 绑定的手机号）',
-    querystring: Type.Object({
-      userId: Type.Optional(AdminId),
-      account: Type.Optional(Type.String({ maxLength: 64 })),
-    }),
-    refusals: [404],
-    data: Reader,
-  }),
   resetReaderPassword: adminRoute({
     method: 'POST',
     url: '/api/admin/readers/:userId/password',

@@ -160,6 +160,15 @@ describeDb('the console’s readers', () => {
   });
 
   describe('the reader page', () => {
+    it('shows a first visit and a last seen for a reader who only registered (no branch link, no call since)', async () => {
+      const reader = await registerVisitor(t);
+      const profile = (await admin('support', 'GET', `/api/admin/readers/${reader.userId}`)).json().data;
+      const nearRegistration = (at: string | null) =>
+        at !== null && Math.abs(Date.parse(at) - Date.parse(profile.createdAt)) < 2_000;
+      expect(nearRegistration(profile.firstVisitAt), profile.firstVisitAt).toBe(true);
+      expect(nearRegistration(profile.lastSeenAt), profile.lastSeenAt).toBe(true);
+    });
+
     it('shows the account, balance, VIP, branch, first visit, last seen and each list, paged', async () => {
       const traceId = `page-${randomUUID()}`;
       const reader = await registerVisitor(t, { headers: { 'x-trace-id': traceId, 'x-branch-id': '7' } });

@@ -5,7 +5,6 @@ import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
 import { auditActorOf, READER_ACCOUNT_KEEPERS, READER_VIEWERS } from '../operators/index.ts';
 import {
-  findReader,
   type ReaderCareDeps,
   type ReaderConsoleDeps,
   readerProfile,
@@ -27,11 +26,6 @@ export async function readerConsoleRoutes(app: FastifyInstance, deps: ReaderCons
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const keepers = { config: { operatorRoles: READER_ACCOUNT_KEEPERS } };
   const viewers = { config: { operatorRoles: READER_VIEWERS } };
-
-  r.route({
-    ...contractRoute(adminRoutes.findReader, keepers),
-    handler: async (req) => ok(await findReader(deps, req.query)),
-  });
 
   r.route({
     ...contractRoute(adminRoutes.resetReaderPassword, keepers),

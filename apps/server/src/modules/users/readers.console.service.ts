@@ -27,24 +27,6 @@ export const readerNotFound = () => notFound('未找到该读者');
 const maskMobile = (mobile: string | null) =>
   mobile ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : null;
 
-/** The reader by user id, or by account name or bound mobile, as support reads it: no password, no hash. */
-export async function findReader(deps: ReaderConsoleDeps, input: { userId?: number; account?: string }) {
-  const account = input.account?.trim() ?? '';
-  if (input.userId === undefined && account === '') throw badRequest('请输入用户 ID 或账号', 'account');
-  const row =
-    input.userId !== undefined
-      ? await deps.repo.userById(input.userId)
-      : await deps.repo.userByLoginName(account);
-  if (!row) throw readerNotFound();
-  return {
-    userId: row.id,
-    account: row.account,
-    mobile: maskMobile(row.mobile),
-    vipEnd: row.vipEnd?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
 /**
  * A new generated password for the reader; every session of theirs ends. The audit entry names the operator, the
  * reader and the reason, never the password; the password is answered this once.
@@ -161,7 +143,12 @@ export async function readerProfile(deps: ReaderCareDeps, input: { userId: numbe
     balance,
     branchId: row.branchId,
     branchName: extras.branchName,
-    firstVisitAt: extras.firstVisitAt?.toISOString() ?? null,
+    // The first visit a branch link recorded, or the registration itself when none did (the first visit of a
+    // visitor who came straight to the site is the moment the account was made for them).
+    firstVisitAt: (extras.firstVisitAt && extras.firstVisitAt < row.createdAt
+      ? extras.firstVisitAt
+      : row.createdAt
+    ).toISOString(),
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     activeSessions: extras.activeSessions,

@@ -10,7 +10,11 @@ export function createUsersRepository(db: Database) {
     /** Returns undefined when the account name is taken (unique violation), so the caller can retry. */
     async insertUser(row: typeof users.$inferInsert) {
       try {
-        const [created] = await db.insert(users).values(row).returning();
+        // Registering is the reader's first moment seen: the console's 最近活跃 is never empty for a live account.
+        const [created] = await db
+          .insert(users)
+          .values({ ...row, lastSeenAt: row.lastSeenAt ?? row.createdAt ?? new Date() })
+          .returning();
         return created;
       } catch (err) {
         if (isUniqueViolation(err)) return undefined;
