@@ -49,7 +49,8 @@ test('an owner finds a reader by account name, grants coins with a reason, and s
   const transfers = page.getByRole('tabpanel', { name: '阅币流水' });
   await expect(transfers).toContainText('客服补发');
   await expect(transfers).toContainText('+100');
-  await expect(transfers).toContainText('system:adjustments');
+  await expect(transfers).toContainText('运营调整');
+  await expect(transfers).not.toContainText('system:');
   await expect(transfers).toContainText('充值未到账，核对订单后补发');
   await shot(page, 'reader-transfers');
 
