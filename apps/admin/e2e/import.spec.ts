@@ -78,3 +78,19 @@ test('a .cbz uploaded on the imports screen becomes a book the reader app shows'
     await rm(work, { recursive: true, force: true });
   }
 });
+
+test('a dropped file that is not an archive is named and refused, instead of nothing happening', async ({
+  page,
+  operators,
+}) => {
+  await logIn(page, operators.owner);
+  await page.goto('/admin/imports');
+  const drop = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['Rar!'], '第一话.rar', { type: 'application/vnd.rar' }));
+    return transfer;
+  });
+  await page.locator('.ant-upload-drag').dispatchEvent('drop', { dataTransfer: drop });
+  await expect(page.getByText('第一话.rar 不是 .cbz 或 .zip 压缩包，请改传压缩包')).toBeVisible();
+  await shot(page, 'imports-not-an-archive');
+});

@@ -129,6 +129,9 @@ const columns: ProColumns<ImportJob>[] = [
 ];
 
 /** Imports a comic from a .cbz/.zip upload, shows its progress and outcome, and the recent imports. */
+/** What the importer reads: a comic archive (ComicInfo's .cbz, or a plain .zip). */
+const ARCHIVE = /\.(cbz|zip)$/i;
+
 export default function ImportsPage() {
   const { message } = App.useApp();
   const [form] = Form.useForm<Fields>();
@@ -200,6 +203,20 @@ export default function ImportsPage() {
                 accept=".cbz,.zip"
                 maxCount={1}
                 beforeUpload={() => false}
+                // The picker only offers archives, but a dropped file of another kind is filtered out without a
+                // word (antd's accept): say why nothing happened.
+                onDrop={(e) => {
+                  const others = [...e.dataTransfer.files].filter((f) => !ARCHIVE.test(f.name));
+                  if (others.length > 0)
+                    form.setFields([
+                      {
+                        name: 'files',
+                        errors: [
+                          `${others.map((f) => f.name).join('、')} 不是 .cbz 或 .zip 压缩包，请改传压缩包`,
+                        ],
+                      },
+                    ]);
+                }}
                 data-testid="import-file"
               >
                 <p className="ant-upload-drag-icon">
