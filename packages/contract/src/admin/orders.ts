@@ -69,6 +69,10 @@ export const Refund = Type.Object({
   reason: Type.String(),
   state: RefundState,
   gatewayRefundNo: Nullable(Type.String()),
+  /** The coins the order brought: taken back (what was unspent) or kept. */
+  coins: Type.Union([Type.Literal('take'), Type.Literal('keep')]),
+  /** Coins taken back (null until the refund succeeds, or when kept). */
+  coinsTaken: Nullable(Type.Integer()),
   actor: Type.String(),
   createdAt: Instant,
 });
@@ -214,12 +218,14 @@ export const ordersRoutes = {
   refund: adminRoute({
     method: 'POST',
     url: '/api/admin/orders/:orderNo/refunds',
-    summary: '原路退款（requestId：同一次退款重复提交只退一次）',
+    summary: '原路退款（requestId：同一次退款重复提交只退一次；coins：收回或保留订单带来的阅币）',
     params: Type.Object({ orderNo: OrderNo }),
     body: Type.Object({
       amount: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
       reason: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
       requestId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+      /** 收回阅币 (take: what is unspent of the coins the order brought) or 保留阅币 (keep, when not given). */
+      coins: Type.Optional(Type.Union([Type.Literal('take'), Type.Literal('keep')])),
     }),
     refusals: [404],
     data: Type.Object({ refund: Refund }),

@@ -208,6 +208,48 @@ export function createPaymentsRepository(db: Database) {
       });
     },
 
+    /**
+     * Once a refund has succeeded, its coins choice, once: under its row lock (two settlements of one refund queue,
+     * the second finds coinsTaken set), `take` moves at most what the order brought less what its other refunds
+     * took (kept: nothing, 0), the refund keeps how many, and the order's story says which. Undefined when done.
+     */
+    takeBackOnce(refundNo: string, take: (tx: Queryable, order: PayOrder, most: number) => Promise<number>) {
+      return db.transaction(async (tx) => {
+        const [refund] = await tx
+          .select()
+          .from(payRefunds)
+          .where(eq(payRefunds.refundNo, refundNo))
+          .for('update');
+        if (refund?.state !== 'success' || refund.coinsTaken !== null) return undefined;
+        const [order] = await tx.select().from(payOrders).where(eq(payOrders.id, refund.orderId));
+        if (!order) return undefined;
+        const [others] = await tx
+          .select({ coins: sql<number>`coalesce(sum(${payRefunds.coinsTaken}), 0)::int` })
+          .from(payRefunds)
+          .where(eq(payRefunds.orderId, order.id));
+        const brought = order.purpose === 'vip' ? 0 : order.itemCount + order.presentCount;
+        const taken =
+          refund.coins === 'take' ? await take(tx, order, brought - Number(others?.coins ?? 0)) : 0;
+        await tx.update(payRefunds).set({ coinsTaken: taken }).where(eq(payRefunds.id, refund.id));
+        await tx.insert(payOrderEvents).values({
+          orderId: order.id,
+          fromStatus: order.status,
+          toStatus: order.status,
+          source: 'refund-coins',
+          detail:
+            refund.coins === 'take'
+              ? `退款 ${refund.refundNo}：收回 ${taken} 阅币`
+              : `退款 ${refund.refundNo}：保留阅币`,
+        });
+        return { order, taken, coins: refund.coins };
+      });
+    },
+
+    async refundByNo(refundNo: string) {
+      const [row] = await db.select().from(payRefunds).where(eq(payRefunds.refundNo, refundNo));
+      return row;
+    },
+
     async settleRefund(refundNo: string, state: string, gatewayRefundNo?: string) {
       const [row] = await db
         .update(payRefunds)

@@ -18,6 +18,8 @@ export const refundView = (r: PayRefund) => ({
   reason: r.reason,
   state: r.state as 'processing' | 'success' | 'failed',
   gatewayRefundNo: r.gatewayRefundNo,
+  coins: r.coins as 'take' | 'keep',
+  coinsTaken: r.coinsTaken,
   actor: r.actor,
   createdAt: r.createdAt.toISOString(),
 });
@@ -29,7 +31,7 @@ export const refundView = (r: PayRefund) => ({
  * whose outcome is not known yet stays `processing`; asking again finishes it. Coins are not taken back here.
  */
 export async function refundOrder(
-  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'notifyBase'> & {
+  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'notifyBase' | 'wallet'> & {
     audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
   },
   input: {
@@ -37,6 +39,7 @@ export async function refundOrder(
     amount: number;
     reason: string;
     requestId: string;
+    coins?: 'take' | 'keep';
     by: { operatorId: number; actor: string };
   },
 ) {
@@ -47,7 +50,14 @@ export async function refundOrder(
   if (!gateway?.refund) throw gatewayCannotRefund();
   const refundNo = refundNoOf(order.orderNo, input.requestId);
   const once = await deps.repo.refundOnce(
-    { refundNo, orderId: order.id, amount: input.amount, reason: input.reason, actor: input.by.actor },
+    {
+      refundNo,
+      orderId: order.id,
+      amount: input.amount,
+      reason: input.reason,
+      coins: input.coins ?? 'keep',
+      actor: input.by.actor,
+    },
     order.payAmount,
     (tx) =>
       deps.audit(tx, {
@@ -55,13 +65,13 @@ export async function refundOrder(
         action: 'order.refund',
         target: `order:${order.orderNo}`,
         before: null,
-        after: { refundNo, amount: input.amount, reason: input.reason },
+        after: { refundNo, amount: input.amount, reason: input.reason, coins: input.coins ?? 'keep' },
       }),
   );
   if (!once.refund) throw refundTooLarge(once.left);
   const { refund } = once;
-  // Settled already (a repeated request after the answer came): nothing to ask.
-  if (refund.state !== 'processing') return refundView(refund);
+  // Settled already (a repeated request after the answer came): nothing to ask; its coins choice done once.
+  if (refund.state !== 'processing') return refundView((await coinsOnce(deps, refund.refundNo)) ?? refund);
   const answer = await gateway.refund({
     orderNo: order.orderNo,
     tradeNo: order.gatewayTradeNo,
@@ -81,12 +91,28 @@ export async function refundOrder(
     detail: `${gateway.name} refund ${refundNo} ${refund.amount} cents: ${answer.state}${answer.state === 'failed' ? ` (${answer.reason})` : ''}`,
     payload: answer.raw,
   });
-  return refundView(settled ?? refund);
+  return refundView((await coinsOnce(deps, refundNo)) ?? settled ?? refund);
+}
+
+/**
+ * A succeeded refund's coins choice, once (payments.repository takeBackOnce): taken back under the transfer id
+ * `refund:{refundNo}:coins`, so even a second run could not take twice. Answers the refund as it is after.
+ */
+async function coinsOnce(deps: Pick<PaymentsDeps, 'repo' | 'wallet'>, refundNo: string) {
+  await deps.repo.takeBackOnce(refundNo, (tx, order, most) =>
+    deps.wallet.takeBackCoins(tx, {
+      transferId: `refund:${refundNo}:coins`,
+      userId: order.userId,
+      most,
+      memo: `退款 ${refundNo}`,
+    }),
+  );
+  return deps.repo.refundByNo(refundNo);
 }
 
 /** A gateway's notification of a refund's outcome (WeChat Pay): verified, then the refund and the order's story. */
 export async function handleRefundNotification(
-  deps: Pick<PaymentsDeps, 'repo' | 'gateways'>,
+  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'wallet'>,
   input: NotificationInput & { log: FastifyBaseLogger },
 ) {
   const gateway = REAL_GATEWAYS.has(input.channel) ? deps.gateways.get(input.channel) : undefined;
@@ -104,6 +130,7 @@ export async function handleRefundNotification(
   const known = order
     ? await deps.repo.settleRefund(refund.refundNo, refund.state, refund.refundTradeNo)
     : undefined;
+  if (known) await coinsOnce(deps, refund.refundNo);
   if (order) {
     await deps.repo.note(order, {
       source: 'refund-notify',

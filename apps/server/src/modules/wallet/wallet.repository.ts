@@ -48,8 +48,9 @@ export function createWalletRepository(db: Database) {
     .prepare(statementName(db, 'wallet_chapter_for_sale'));
 
   return {
-    balanceOf: (userId: number) => ledger.balanceOf(userId),
+    balanceOf: (userId: number, q?: Queryable) => ledger.balanceOf(userId, q),
     credit: ledger.credit,
+    adjust: ledger.adjust,
 
     /**
      * VIP days, once per order, inside the transaction that marked it paid: vip_end = max(now, vip_end) + days
