@@ -52,7 +52,7 @@ describeDb('database client', () => {
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
-        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'sessions'],
+        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'sandbox_refunds', 'sessions'],
         'showcase_entries',
         ...['users', 'vip_adjustments', 'visit_marks'],
       ]);

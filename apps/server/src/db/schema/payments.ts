@@ -197,6 +197,9 @@ export const payRefunds = pgTable(
     // succeeds) or keep. coinsTaken: how many were taken back (null until then; 0 when none were left).
     coins: text().notNull().default('keep'),
     coinsTaken: integer(),
+    // gateway (given back through the order's gateway) | offline (an operator marked it refunded outside, e.g. in
+    // the merchant platform, for a gateway that cannot refund here: success at once)
+    kind: text().notNull().default('gateway'),
     actor: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -205,6 +208,7 @@ export const payRefunds = pgTable(
     check('pay_refunds_state', sql`${t.state} in ('processing', 'success', 'failed')`),
     check('pay_refunds_amount', sql`${t.amount} > 0`),
     check('pay_refunds_coins', sql`${t.coins} in ('take', 'keep')`),
+    check('pay_refunds_kind', sql`${t.kind} in ('gateway', 'offline')`),
     index('pay_refunds_by_order').on(t.orderId),
   ],
 );

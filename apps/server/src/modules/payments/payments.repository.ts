@@ -209,39 +209,65 @@ export function createPaymentsRepository(db: Database) {
     },
 
     /**
-     * Once a refund has succeeded, its coins choice, once: under its row lock (two settlements of one refund queue,
-     * the second finds coinsTaken set), `take` moves at most what the order brought less what its other refunds
-     * took (kept: nothing, 0), the refund keeps how many, and the order's story says which. Undefined when done.
+     * Once a refund has succeeded, what it does to what the order gave, once: under the order's and the refund's row
+     * locks (two settlements of one refund queue and the second finds coinsTaken set; two refunds of one order
+     * queue too). A coin order's refund that takes the coins back moves, through `act.coins`, at most what the
+     * order brought less what its other refunds took (kept: nothing, 0); a VIP order's first succeeded refund ends
+     * the VIP early by the days it gave (`act.vip`). The refund keeps how many coins, and the story says what.
      */
-    takeBackOnce(refundNo: string, take: (tx: Queryable, order: PayOrder, most: number) => Promise<number>) {
+    settleGivenOnce(
+      refundNo: string,
+      act: {
+        coins: (tx: Queryable, order: PayOrder, most: number) => Promise<number>;
+        vip: (tx: Queryable, order: PayOrder, days: number) => Promise<unknown>;
+      },
+    ) {
       return db.transaction(async (tx) => {
+        const [first] = await tx.select().from(payRefunds).where(eq(payRefunds.refundNo, refundNo));
+        if (!first) return undefined;
+        const [order] = await tx
+          .select()
+          .from(payOrders)
+          .where(eq(payOrders.id, first.orderId))
+          .for('update');
         const [refund] = await tx
           .select()
           .from(payRefunds)
           .where(eq(payRefunds.refundNo, refundNo))
           .for('update');
-        if (refund?.state !== 'success' || refund.coinsTaken !== null) return undefined;
-        const [order] = await tx.select().from(payOrders).where(eq(payOrders.id, refund.orderId));
-        if (!order) return undefined;
+        if (!order || refund?.state !== 'success' || refund.coinsTaken !== null) return undefined;
         const [others] = await tx
-          .select({ coins: sql<number>`coalesce(sum(${payRefunds.coinsTaken}), 0)::int` })
+          .select({
+            coins: sql<number>`coalesce(sum(${payRefunds.coinsTaken}), 0)::int`,
+            settled: sql<number>`count(${payRefunds.coinsTaken})::int`,
+          })
           .from(payRefunds)
           .where(eq(payRefunds.orderId, order.id));
-        const brought = order.purpose === 'vip' ? 0 : order.itemCount + order.presentCount;
-        const taken =
-          refund.coins === 'take' ? await take(tx, order, brought - Number(others?.coins ?? 0)) : 0;
+        const vip = order.purpose === 'vip';
+        let detail: string;
+        let taken = 0;
+        if (vip) {
+          // The days go once, with the order's first succeeded refund, whatever the coins choice says.
+          const first = Number(others?.settled ?? 0) === 0;
+          if (first) await act.vip(tx, order, order.itemCount);
+          detail = first ? `会员提前结束 ${order.itemCount} 天` : '会员天数已在此前的退款中扣回';
+        } else if (refund.coins === 'take') {
+          taken = await act.coins(
+            tx,
+            order,
+            order.itemCount + order.presentCount - Number(others?.coins ?? 0),
+          );
+          detail = `收回 ${taken} 阅币`;
+        } else detail = '保留阅币';
         await tx.update(payRefunds).set({ coinsTaken: taken }).where(eq(payRefunds.id, refund.id));
         await tx.insert(payOrderEvents).values({
           orderId: order.id,
           fromStatus: order.status,
           toStatus: order.status,
           source: 'refund-coins',
-          detail:
-            refund.coins === 'take'
-              ? `退款 ${refund.refundNo}：收回 ${taken} 阅币`
-              : `退款 ${refund.refundNo}：保留阅币`,
+          detail: `退款 ${refund.refundNo}：${detail}`,
         });
-        return { order, taken, coins: refund.coins };
+        return { order, taken };
       });
     },
 

@@ -28,6 +28,11 @@ export interface WalletPort {
     tx: Queryable,
     take: { transferId: string; userId: number; most: number; memo: string },
   ): Promise<number>;
+  /**
+   * A refunded VIP order's days, taken back once under `id` (vip_adjustments): vip_end moves back by `days`, never
+   * to before now. False when this id was done before.
+   */
+  shortenVipOnce(tx: Queryable, a: { id: string; userId: number; days: number }): Promise<boolean>;
   /** The reader's consumption records as they read them, any window (the console's reader page). */
   records(
     userId: number,
