@@ -11,7 +11,7 @@ export const ORDER_READERS: readonly Role[] = ['owner', 'finance', 'support'];
 /** Who reads revenue (the server's REVENUE_READERS). */
 export const REVENUE_READERS: readonly Role[] = ['owner', 'finance'];
 /** Who refunds, and so sees whole order numbers (the server's REFUNDERS); others see them in part. */
-export const REFUNDERS: readonly Role[] = ['owner'];
+export const REFUNDERS: readonly Role[] = ['owner', 'finance'];
 /** Who keeps a reader's account: password, sign-out, block (the server's READER_ACCOUNT_KEEPERS). */
 export const READER_ACCOUNT_KEEPERS: readonly Role[] = ['owner', 'support'];
 /** Who finds readers and reads their page (the server's READER_VIEWERS): not editors. */

@@ -1,4 +1,11 @@
-import { ModalForm, PageContainer, ProCard, ProFormDigit, ProFormTextArea } from '@ant-design/pro-components';
+import {
+  ModalForm,
+  PageContainer,
+  ProCard,
+  ProFormDigit,
+  ProFormRadio,
+  ProFormTextArea,
+} from '@ant-design/pro-components';
 import type { LedgerTransfer, OrderEvent, OrderStory, Refund } from '@yueman/contract/admin';
 import {
   Alert,
@@ -24,7 +31,7 @@ import { adminRoutes, call, shown } from '../api.ts';
 import { branchLabel, centsOf, dateTime, yuan } from '../format.ts';
 import { REFUND_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
-import { OWNER_ONLY, useCan } from '../session.tsx';
+import { REFUNDERS, useCan } from '../session.tsx';
 
 /** Where an event came from, as operators read it (docs/payments.md, "The story of an order"). */
 const SOURCE_NAMES: Record<string, string> = {
@@ -34,6 +41,7 @@ const SOURCE_NAMES: Record<string, string> = {
   sweeper: '超时未支付',
   refund: '退款',
   'refund-notify': '退款通知',
+  'refund-coins': '退款：阅币与会员',
   wechat_jsapi: '微信内支付',
 };
 
@@ -41,18 +49,21 @@ const KIND_NAMES: Record<LedgerTransfer['kind'], string> = {
   recharge: '充值',
   bonus: '赠送',
   purchase: '购买',
+  grant: '补发',
+  revoke: '扣回',
 };
 
 const ACCOUNT_NAMES: Record<string, string> = {
   'system:payments': '系统：充值',
   'system:bonus': '系统：赠送',
   'system:sales': '系统：销售',
+  'system:adjustments': '系统：调整',
 };
 
 function eventColor(e: OrderEvent) {
   if (e.detail.startsWith('refused') || e.detail.includes('failed')) return 'red';
   if (e.toStatus === 'paid' && e.fromStatus !== 'paid') return 'green';
-  if (e.source === 'refund' || e.source === 'refund-notify') return 'orange';
+  if (e.source.startsWith('refund') || e.source === 'offline') return 'orange';
   if (e.toStatus === 'expired' || e.toStatus === 'cancelled') return 'gray';
   return 'blue';
 }
@@ -104,6 +115,14 @@ interface RefundFields {
   /** Yuan, two decimals. */
   amount: number;
   reason: string;
+  /** 收回阅币 or 保留阅币: the operator chooses, nothing is preselected. */
+  coins: 'take' | 'keep';
+}
+
+/** What a refund did to the coins the order brought, as the refunds table says it. */
+function coinsOf(r: Refund) {
+  if (r.coins === 'keep') return '保留阅币';
+  return r.coinsTaken === null ? '收回阅币（待退款成功）' : `收回 ${r.coinsTaken} 阅币`;
 }
 
 const refundColumns: TableColumnsType<Refund> = [
@@ -124,6 +143,13 @@ const refundColumns: TableColumnsType<Refund> = [
       </Tag>
     ),
   },
+  {
+    title: '方式',
+    dataIndex: 'kind',
+    width: 100,
+    render: (k: Refund['kind']) => (k === 'offline' ? <Tag color="purple">线下已退款</Tag> : '原路退回'),
+  },
+  { title: '阅币', key: 'coins', width: 150, render: (_: unknown, r: Refund) => coinsOf(r) },
   { title: '网关退款号', dataIndex: 'gatewayRefundNo', render: (n: string | null) => n ?? '-' },
   { title: '操作人', dataIndex: 'actor', width: 110 },
   { title: '时间', dataIndex: 'createdAt', width: 170, render: (at: string) => dateTime(at, true) },
@@ -164,10 +190,11 @@ export default function OrderPage() {
   const byId = params.id === undefined ? undefined : Number(params.id);
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const canRefund = useCan(OWNER_ONLY);
+  const canRefund = useCan(REFUNDERS);
   const [story, setStory] = useState<OrderStory>();
   const [missing, setMissing] = useState(false);
-  const [refunding, setRefunding] = useState(false);
+  // Which form is open: a refund through the gateway, or marking one made outside (线下已退款).
+  const [refunding, setRefunding] = useState<false | 'gateway' | 'offline'>(false);
   const requestId = useRef('');
   const [refundForm] = Form.useForm<RefundFields>();
 
@@ -202,10 +229,15 @@ export default function OrderPage() {
   }
   const { order, user, refund } = story;
 
-  const openRefund = () => {
+  const openRefund = (how: 'gateway' | 'offline') => {
     requestId.current = newRequestId();
-    setRefunding(true);
+    setRefunding(how);
   };
+  const offline = refunding === 'offline';
+  const vip = order.purpose === 'vip';
+  // The gateway cannot refund this paid order: it can be marked refunded outside instead.
+  const outsideOnly =
+    order.state === 'paid' && refund.left > 0 && refund.refusal !== null && refund.processing === 0;
 
   const submitRefund = async (values: RefundFields) => {
     const answer = await shown(
@@ -217,6 +249,8 @@ export default function OrderPage() {
             amount: centsOf(values.amount),
             reason: values.reason.trim(),
             requestId: requestId.current,
+            coins: vip ? 'keep' : values.coins,
+            ...(offline ? { offline: true } : {}),
           },
         },
         { form: refundForm },
@@ -225,7 +259,7 @@ export default function OrderPage() {
     // Refused (shown already): the form stays open with the same request id, so sending it again is the same refund.
     if (!answer) return false;
     const { state, amount } = answer.refund;
-    if (state === 'success') message.success(`已退款 ${yuan(amount)}`);
+    if (state === 'success') message.success(`${offline ? '已标记线下退款' : '已退款'} ${yuan(amount)}`);
     else if (state === 'processing') message.info('退款处理中：结果以支付网关为准，稍后刷新查看');
     else message.error('支付网关拒绝了这笔退款，详见订单经过');
     setRefunding(false);
@@ -302,15 +336,29 @@ export default function OrderPage() {
     { key: 'checkedAt', label: '最近向网关查询', children: dateTime(order.checkedAt, true) },
     { key: 'clientIp', label: '客户端地址', children: order.clientIp || '-' },
     { key: 'traceId', label: '访客 ID', children: order.traceId || '-' },
-  ];
+  ].filter((item) => canRefund || item.key !== 'refunded');
 
-  const refundButton = canRefund && (
-    <Tooltip key="refund" title={refund.refusal ?? undefined}>
-      <Button type="primary" danger disabled={refund.refusal !== null} onClick={openRefund}>
-        退款
-      </Button>
-    </Tooltip>
-  );
+  // Only roles that refund see the buttons (the server refuses the others anyway).
+  const refundButton =
+    canRefund &&
+    (outsideOnly ? (
+      <Tooltip key="offline" title={`${refund.refusal}：钱已在线下退给读者时，在此记录`}>
+        <Button danger onClick={() => openRefund('offline')}>
+          标记线下已退款
+        </Button>
+      </Tooltip>
+    ) : (
+      <Tooltip key="refund" title={refund.refusal ?? undefined}>
+        <Button
+          type="primary"
+          danger
+          disabled={refund.refusal !== null}
+          onClick={() => openRefund('gateway')}
+        >
+          退款
+        </Button>
+      </Tooltip>
+    ));
 
   return (
     <PageContainer
@@ -342,22 +390,24 @@ export default function OrderPage() {
           }))}
         />
       </ProCard>
-      <ProCard
-        title="退款"
-        subTitle="原路退回付款人；已到账的阅币不扣回"
-        bordered
-        style={{ marginBottom: 16 }}
-      >
-        <Table<Refund>
-          rowKey="refundNo"
-          size="small"
-          columns={refundColumns}
-          dataSource={story.refunds}
-          pagination={false}
-          locale={{ emptyText: '没有退款' }}
-          data-testid="order-refunds"
-        />
-      </ProCard>
+      {canRefund && (
+        <ProCard
+          title="退款"
+          subTitle="原路退回付款人，或记录线下退款；退款时选择收回或保留阅币"
+          bordered
+          style={{ marginBottom: 16 }}
+        >
+          <Table<Refund>
+            rowKey="refundNo"
+            size="small"
+            columns={refundColumns}
+            dataSource={story.refunds}
+            pagination={false}
+            locale={{ emptyText: '没有退款' }}
+            data-testid="order-refunds"
+          />
+        </ProCard>
+      )}
       <ProCard title="账本" subTitle="这笔订单记入阅币账本的转账" bordered>
         {story.ledger.length > 0 ? (
           <Table<LedgerTransfer>
@@ -384,15 +434,15 @@ export default function OrderPage() {
 
       <ModalForm<RefundFields>
         name="refund"
-        title={`退款：${order.orderNo}`}
-        open={refunding}
+        title={`${offline ? '标记线下已退款' : '退款'}：${order.orderNo}`}
+        open={refunding !== false}
         form={refundForm}
         initialValues={{ amount: refund.left / 100, reason: '' }}
         width={520}
         layout="horizontal"
         labelCol={{ span: 6 }}
         modalProps={{ destroyOnHidden: true, maskClosable: false }}
-        submitter={{ searchConfig: { submitText: '确认退款' } }}
+        submitter={{ searchConfig: { submitText: offline ? '确认已线下退款' : '确认退款' } }}
         onOpenChange={(isOpen) => {
           if (!isOpen) setRefunding(false);
         }}
@@ -402,8 +452,14 @@ export default function OrderPage() {
           type="warning"
           showIcon
           style={{ marginBottom: 16 }}
-          message="退款不会扣回已到账的阅币"
-          description="钱原路退回付款人的支付账户；已到账的阅币或 VIP 天数保持不变。同一次提交重复点击只会退一次。"
+          message={offline ? '只记录，不经支付网关退钱' : '钱原路退回付款人的支付账户'}
+          description={`${
+            offline ? '这笔订单的支付网关不能原路退款：钱须已在线下退给读者，这里记下金额和原因。' : ''
+          }${
+            vip
+              ? '会员订单退款后，读者的会员到期时间提前这笔订单给的天数。'
+              : '请选择收回或保留这笔订单带来的阅币：收回只扣读者尚未花掉的部分，不会扣成负数。'
+          }同一次提交重复点击只会退一次。`}
         />
         <ProFormDigit
           name="amount"
@@ -424,6 +480,19 @@ export default function OrderPage() {
             { whitespace: true, message: '请输入退款原因' },
           ]}
         />
+        {!vip && (
+          <ProFormRadio.Group
+            name="coins"
+            label="阅币"
+            radioType="button"
+            options={[
+              { label: '收回阅币', value: 'take' },
+              { label: '保留阅币', value: 'keep' },
+            ]}
+            extra="收回：扣回这笔订单带来的、读者尚未花掉的阅币"
+            rules={[{ required: true, message: '请选择收回或保留阅币' }]}
+          />
+        )}
       </ModalForm>
     </PageContainer>
   );

@@ -61,7 +61,8 @@ describeDb('database client', () => {
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
-        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'search_terms', 'sessions'],
+        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'sandbox_refunds'],
+        ...['search_terms', 'sessions'],
         'showcase_entries',
         ...['users', 'vip_adjustments', 'visit_marks'],
       ]);

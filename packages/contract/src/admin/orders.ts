@@ -69,6 +69,12 @@ export const Refund = Type.Object({
   reason: Type.String(),
   state: RefundState,
   gatewayRefundNo: Nullable(Type.String()),
+  /** The coins the order brought: taken back (what was unspent) or kept. */
+  coins: Type.Union([Type.Literal('take'), Type.Literal('keep')]),
+  /** Coins taken back (null until the refund succeeds, or when kept). */
+  coinsTaken: Nullable(Type.Integer()),
+  /** gateway: given back through the order's gateway; offline: marked 线下已退款 by an operator. */
+  kind: Type.Union([Type.Literal('gateway'), Type.Literal('offline')]),
   actor: Type.String(),
   createdAt: Instant,
 });
@@ -89,7 +95,13 @@ export type OrderEvent = Static<typeof OrderEvent>;
 
 export const LedgerTransfer = Type.Object({
   transferId: Type.String(),
-  kind: Type.Union([Type.Literal('recharge'), Type.Literal('bonus'), Type.Literal('purchase')]),
+  kind: Type.Union([
+    Type.Literal('recharge'),
+    Type.Literal('bonus'),
+    Type.Literal('purchase'),
+    Type.Literal('grant'),
+    Type.Literal('revoke'),
+  ]),
   amount: Type.Integer(),
   memo: Type.String(),
   createdAt: Instant,
@@ -137,6 +149,8 @@ export const OrderStory = Type.Object({
     left: Type.Integer(),
     /** Why the owner cannot refund it here, or null when they can. */
     refusal: Nullable(Type.String()),
+    /** True when the gateway cannot refund but the order can still be marked 线下已退款 (refunded outside). */
+    offline: Type.Boolean(),
   }),
 });
 export type OrderStory = Static<typeof OrderStory>;
@@ -214,12 +228,17 @@ export const ordersRoutes = {
   refund: adminRoute({
     method: 'POST',
     url: '/api/admin/orders/:orderNo/refunds',
-    summary: '原路退款（requestId：同一次退款重复提交只退一次）',
+    summary:
+      '原路退款，或标记线下已退款（offline）；requestId：同一次退款重复提交只退一次；coins：收回或保留订单带来的阅币',
     params: Type.Object({ orderNo: OrderNo }),
     body: Type.Object({
       amount: Type.Integer({ minimum: 1, maximum: 100_000_000 }),
       reason: Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' }),
       requestId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+      /** 收回阅币 (take: what is unspent of the coins the order brought) or 保留阅币 (keep, when not given). */
+      coins: Type.Optional(Type.Union([Type.Literal('take'), Type.Literal('keep')])),
+      /** 线下已退款: for an order whose gateway cannot refund, record a refund made outside (success at once). */
+      offline: Type.Optional(Type.Boolean()),
     }),
     refusals: [404],
     data: Type.Object({ refund: Refund }),

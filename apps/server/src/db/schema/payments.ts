@@ -157,6 +157,23 @@ export const sandboxPayments = pgTable(
   ],
 );
 
+/** The sandbox gateway's own book of refunds (its cashier's record): one row per merchant refund number. */
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    refundNo: text().primaryKey(),
+    tradeNo: text()
+      .notNull()
+      .references(() => sandboxPayments.tradeNo, { onDelete: 'restrict' }),
+    amount: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('sandbox_refunds_amount', sql`${t.amount} > 0`),
+    index('sandbox_refunds_by_trade').on(t.tradeNo),
+  ],
+);
+
 /**
  * Money given back through the gateway for a paid order, under our refund number (the gateway refunds one number
  * once: asking again is safe). The number comes from the order and the operator's request id, so a second tap of
@@ -176,6 +193,13 @@ export const payRefunds = pgTable(
     // processing -> success | failed (as the gateway says; a refund whose answer was lost stays processing)
     state: text().notNull().default('processing'),
     gatewayRefundNo: text(),
+    // The operator's choice for the coins the order brought: take (back what is unspent, once the refund
+    // succeeds) or keep. coinsTaken: how many were taken back (null until then; 0 when none were left).
+    coins: text().notNull().default('keep'),
+    coinsTaken: integer(),
+    // gateway (given back through the order's gateway) | offline (an operator marked it refunded outside, e.g. in
+    // the merchant platform, for a gateway that cannot refund here: success at once)
+    kind: text().notNull().default('gateway'),
     actor: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -183,6 +207,8 @@ export const payRefunds = pgTable(
   (t) => [
     check('pay_refunds_state', sql`${t.state} in ('processing', 'success', 'failed')`),
     check('pay_refunds_amount', sql`${t.amount} > 0`),
+    check('pay_refunds_coins', sql`${t.coins} in ('take', 'keep')`),
+    check('pay_refunds_kind', sql`${t.kind} in ('gateway', 'offline')`),
     index('pay_refunds_by_order').on(t.orderId),
   ],
 );

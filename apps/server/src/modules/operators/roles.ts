@@ -18,8 +18,8 @@ export const CATALOGUE_WRITERS: readonly OperatorRole[] = ['owner', 'editor'];
 export const ORDER_READERS: readonly OperatorRole[] = ['owner', 'finance', 'support'];
 /** The money (revenue per branch): owners and finance. */
 export const REVENUE_READERS: readonly OperatorRole[] = ['owner', 'finance'];
-/** Refunds, and so whole order numbers in the console (others see them in part): owners. */
-export const REFUNDERS: readonly OperatorRole[] = ['owner'];
+/** Refunds (making and seeing them), and so whole order numbers in the console (others see them in part): owners and finance. */
+export const REFUNDERS: readonly OperatorRole[] = ['owner', 'finance'];
 /**
  * A reader's account (audited, with a reason): resetting the password, signing them out everywhere, blocking and
  * unblocking. Owners and customer service.

@@ -41,7 +41,11 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
       userInfo: (userId) => ctx.ports.users.userInfo(userId),
       attributionOf: (userId) => ctx.ports.users.attributionOf(userId),
     },
-    wallet: { creditPaidOrder: (tx, order) => ctx.ports.wallet.creditPaidOrder(tx, order) },
+    wallet: {
+      creditPaidOrder: (tx, order) => ctx.ports.wallet.creditPaidOrder(tx, order),
+      takeBackCoins: (tx, take) => ctx.ports.wallet.takeBackCoins(tx, take),
+      shortenVipOnce: (tx, a) => ctx.ports.wallet.shortenVipOnce(tx, a),
+    },
     // A channel goes through the real gateway of its kind when its keys are set (its constructor checks them and
     // stops the start naming the wrong one), else through the sandbox where the sandbox is allowed; with neither
     // it is not offered, refused at apply, and its notifications are refused.

@@ -142,8 +142,8 @@ export function createOrdersConsoleRepository(db: Database) {
      * The ledger's transfers made for a paid order, with both sides of each: their ids are deterministic
      * (`order:{orderNo}:coins`, `order:{orderNo}:bonus`, docs/api.md section 3), so the primary key finds them.
      */
-    async ledger(orderNo: string) {
-      const ids = [`order:${orderNo}:coins`, `order:${orderNo}:bonus`];
+    async ledger(orderNo: string, more: string[] = []) {
+      const ids = [`order:${orderNo}:coins`, `order:${orderNo}:bonus`, ...more];
       const transfers = await db
         .select()
         .from(ledgerTransfers)

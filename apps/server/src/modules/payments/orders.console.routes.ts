@@ -15,9 +15,10 @@ import { createOrdersConsoleRepository } from './orders.console.repository.ts';
 import * as orders from './orders.console.service.ts';
 
 /** Whether this operator sees order numbers in part: every role that does not refund. */
-const viewerOf = (req: FastifyRequest): orders.Viewer => ({
-  seesNumbersInPart: !REFUNDERS.includes(operatorOfRequest(req).role),
-});
+const viewerOf = (req: FastifyRequest): orders.Viewer => {
+  const refunds = REFUNDERS.includes(operatorOfRequest(req).role);
+  return { seesNumbersInPart: !refunds, seesRefunds: refunds };
+};
 
 const readers = { config: { operatorRoles: ORDER_READERS } };
 

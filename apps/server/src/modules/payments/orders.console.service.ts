@@ -25,6 +25,8 @@ const USER_FILTER_READERS = 50;
 /** Who sees order numbers in part: every role that does not refund (the operator's role decides, per call). */
 export interface Viewer {
   seesNumbersInPart: boolean;
+  /** Whether this operator sees refunds (those who make them): others get the story without them. */
+  seesRefunds: boolean;
 }
 
 /**
@@ -105,8 +107,20 @@ export async function listOrders(
 
 /** An order's story as this operator may see it: the number in part everywhere for roles that do not refund. */
 export async function orderStoryFor(deps: OrdersConsoleDeps, key: string | { id: number }, viewer: Viewer) {
-  const story = await orderStory(deps, key);
+  const whole = await orderStory(deps, key);
+  const story = viewer.seesRefunds ? whole : withoutRefunds(whole);
   return viewer.seesNumbersInPart ? maskedEverywhere(story, story.order.orderNo) : story;
+}
+
+/** The story as roles that do not refund see it: no refunds, their events or their take-backs of coins. */
+function withoutRefunds(story: Awaited<ReturnType<typeof orderStory>>) {
+  return {
+    ...story,
+    events: story.events.filter((e) => !e.source.startsWith('refund')),
+    refunds: [],
+    ledger: story.ledger.filter((t) => !t.transferId.startsWith('refund:')),
+    refund: { refunded: 0, processing: 0, left: 0, refusal: '没有退款权限', offline: false },
+  };
 }
 
 /** The owner's refund of an order through its gateway (refunds.service.ts). */
@@ -123,23 +137,25 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
   const found = orderNo === undefined ? undefined : await deps.repo.order(orderNo);
   if (!found) throw orderNotFound();
   const { order } = found;
-  const [events, refunds, ledger] = await Promise.all([
-    deps.repo.events(order.id),
-    deps.repo.refunds(order.id),
-    deps.repo.ledger(order.orderNo),
-  ]);
+  const [events, refunds] = await Promise.all([deps.repo.events(order.id), deps.repo.refunds(order.id)]);
+  // The order's own transfers, and each refund's take-back of its coins (refunds.service.ts).
+  const ledger = await deps.repo.ledger(
+    order.orderNo,
+    refunds.map((r) => `refund:${r.refundNo}:coins`),
+  );
   const sum = (state: (s: string) => boolean) =>
     refunds.filter((r) => state(r.state)).reduce((n, r) => n + r.amount, 0);
   const left = order.status === 'paid' ? order.payAmount - sum((s) => s !== 'failed') : 0;
   const gatewayRefunds = Boolean(deps.gateways.get(order.gateway)?.refund);
-  const why =
+  const notRefundable =
     order.status !== 'paid' || !order.gatewayTradeNo
       ? '订单未支付，不能退款'
-      : !gatewayRefunds
-        ? '该订单的支付渠道不支持原路退款，请在商户平台处理'
-        : left <= 0
-          ? '已全部退款'
-          : null;
+      : left <= 0
+        ? '已全部退款'
+        : null;
+  const why =
+    notRefundable ??
+    (gatewayRefunds ? null : '该订单的支付渠道不支持原路退款，请在商户平台退款后标记线下已退款');
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     order: {
@@ -195,8 +211,10 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
       refunded: sum((s) => s === 'success'),
       processing: sum((s) => s === 'processing'),
       left: Math.max(0, left),
-      /** Why the owner cannot refund it here, or null when they can. */
+      /** Why it cannot be refunded through its gateway here, or null when it can. */
       refusal: why,
+      /** The gateway cannot refund, but the order can be marked 线下已退款. */
+      offline: notRefundable === null && !gatewayRefunds,
     },
   };
 }

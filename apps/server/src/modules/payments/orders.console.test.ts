@@ -208,7 +208,13 @@ describeDb('the console’s orders and revenue', () => {
     expect(story.refunds).toEqual([
       expect.objectContaining({ amount: 1000, reason: '用户申请', state: 'success', actor: 'owner1' }),
     ]);
-    expect(story.refund).toEqual({ refunded: 1000, processing: 0, left: 2000, refusal: null });
+    expect(story.refund).toEqual({
+      refunded: 1000,
+      processing: 0,
+      left: 2000,
+      refusal: null,
+      offline: false,
+    });
     // The credit: 3000 coins bought and 300 given, each a transfer from a system account to the reader.
     expect(story.ledger).toEqual([
       expect.objectContaining({
@@ -238,14 +244,17 @@ describeDb('the console’s orders and revenue', () => {
     // Unpaid: nothing to refund, and said why.
     const unpaid = await data('owner', `/api/admin/orders/${orders.d}`);
     expect(unpaid.order).toMatchObject({ state: 'created', paidAt: null, gatewayTradeNo: null });
-    expect(unpaid.refund).toEqual({ refunded: 0, processing: 0, left: 0, refusal: '订单未支付，不能退款' });
-    // Paid through the sandbox: its notification in the story, and no refund through it.
+    expect(unpaid.refund).toEqual({
+      refunded: 0,
+      processing: 0,
+      left: 0,
+      refusal: '订单未支付，不能退款',
+      offline: false,
+    });
+    // Paid through the sandbox: its notification in the story, and refundable through it (its cashier refunds).
     const sandbox = await data('owner', `/api/admin/orders/${orders.e}`);
     expect(sandbox.events.map((e: { source: string }) => e.source)).toEqual(['apply', 'notify']);
-    expect(sandbox.refund).toMatchObject({
-      left: 588,
-      refusal: '该订单的支付渠道不支持原路退款，请在商户平台处理',
-    });
+    expect(sandbox.refund).toMatchObject({ left: 588, refusal: null });
 
     const unknown = await admin('owner', 'GET', '/api/admin/orders/YM20990101ABCDEF0123456789');
     expect(unknown.statusCode).toBe(404);
@@ -254,7 +263,7 @@ describeDb('the console’s orders and revenue', () => {
 
   it('shows roles that do not refund each order number in part, everywhere', async () => {
     const full = await data('owner', '/api/admin/orders');
-    for (const role of ['finance', 'support'] as const) {
+    for (const role of ['support'] as const) {
       const page = await data(role, '/api/admin/orders');
       expect(page.total).toBe(full.total);
       expect(numbers(page)).toEqual(numbers(full).map(maskOrderNo));
@@ -273,9 +282,18 @@ describeDb('the console’s orders and revenue', () => {
         expect(JSON.stringify(story)).toContain(`order:${maskOrderNo(orders.a)}:coins`);
       }
     }
-    // The owner, who refunds, sees the whole number, by either way in.
+    // The owner and finance, who refund, see the whole number, by either way in, and the refunds; support does not
+    // see refunds (nor their events).
     const id = full.list.find((o: { orderNo: string }) => o.orderNo === orders.a).id;
-    expect((await data('owner', `/api/admin/orders/by-id/${id}`)).order.orderNo).toBe(orders.a);
+    for (const role of ['owner', 'finance'] as const) {
+      const story = await data(role, `/api/admin/orders/by-id/${id}`);
+      expect(story.order.orderNo).toBe(orders.a);
+      expect(story.refunds).toHaveLength(1);
+    }
+    const supportStory = await data('support', `/api/admin/orders/by-id/${id}`);
+    expect(supportStory.refunds).toEqual([]);
+    expect(supportStory.refund).toMatchObject({ refusal: '没有退款权限' });
+    expect(supportStory.events.some((e: { source: string }) => e.source.startsWith('refund'))).toBe(false);
     expect((await admin('support', 'GET', '/api/admin/orders/by-id/2147483647')).statusCode).toBe(404);
     expect((await admin('editor', 'GET', `/api/admin/orders/by-id/${id}`)).statusCode).toBe(403);
   });

@@ -18,6 +18,8 @@ export const notFromOurPages = () => forbidden('请从本站页面发起支付')
 // The console's refunds.
 export const orderNotFound = () => notFound('订单不存在');
 export const orderNotPaid = () => badRequest('订单未支付，不能退款');
-export const gatewayCannotRefund = () => badRequest('该订单的支付渠道不支持原路退款，请在商户平台处理');
+export const gatewayCannotRefund = () =>
+  badRequest('该订单的支付渠道不支持原路退款，请在商户平台退款后标记线下已退款');
+export const gatewayRefundsItself = () => badRequest('该订单可以原路退款，不能标记线下已退款');
 export const refundTooLarge = (left: number) =>
   badRequest(`退款金额超过可退金额（还可退 ${(left / 100).toFixed(2)} 元）`, 'amount');

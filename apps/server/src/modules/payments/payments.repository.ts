@@ -208,6 +208,74 @@ export function createPaymentsRepository(db: Database) {
       });
     },
 
+    /**
+     * Once a refund has succeeded, what it does to what the order gave, once: under the order's and the refund's row
+     * locks (two settlements of one refund queue and the second finds coinsTaken set; two refunds of one order
+     * queue too). A coin order's refund that takes the coins back moves, through `act.coins`, at most what the
+     * order brought less what its other refunds took (kept: nothing, 0); a VIP order's first succeeded refund ends
+     * the VIP early by the days it gave (`act.vip`). The refund keeps how many coins, and the story says what.
+     */
+    settleGivenOnce(
+      refundNo: string,
+      act: {
+        coins: (tx: Queryable, order: PayOrder, most: number) => Promise<number>;
+        vip: (tx: Queryable, order: PayOrder, days: number) => Promise<unknown>;
+      },
+    ) {
+      return db.transaction(async (tx) => {
+        const [first] = await tx.select().from(payRefunds).where(eq(payRefunds.refundNo, refundNo));
+        if (!first) return undefined;
+        const [order] = await tx
+          .select()
+          .from(payOrders)
+          .where(eq(payOrders.id, first.orderId))
+          .for('update');
+        const [refund] = await tx
+          .select()
+          .from(payRefunds)
+          .where(eq(payRefunds.refundNo, refundNo))
+          .for('update');
+        if (!order || refund?.state !== 'success' || refund.coinsTaken !== null) return undefined;
+        const [others] = await tx
+          .select({
+            coins: sql<number>`coalesce(sum(${payRefunds.coinsTaken}), 0)::int`,
+            settled: sql<number>`count(${payRefunds.coinsTaken})::int`,
+          })
+          .from(payRefunds)
+          .where(eq(payRefunds.orderId, order.id));
+        const vip = order.purpose === 'vip';
+        let detail: string;
+        let taken = 0;
+        if (vip) {
+          // The days go once, with the order's first succeeded refund, whatever the coins choice says.
+          const first = Number(others?.settled ?? 0) === 0;
+          if (first) await act.vip(tx, order, order.itemCount);
+          detail = first ? `会员提前结束 ${order.itemCount} 天` : '会员天数已在此前的退款中扣回';
+        } else if (refund.coins === 'take') {
+          taken = await act.coins(
+            tx,
+            order,
+            order.itemCount + order.presentCount - Number(others?.coins ?? 0),
+          );
+          detail = `收回 ${taken} 阅币`;
+        } else detail = '保留阅币';
+        await tx.update(payRefunds).set({ coinsTaken: taken }).where(eq(payRefunds.id, refund.id));
+        await tx.insert(payOrderEvents).values({
+          orderId: order.id,
+          fromStatus: order.status,
+          toStatus: order.status,
+          source: 'refund-coins',
+          detail: `退款 ${refund.refundNo}：${detail}`,
+        });
+        return { order, taken };
+      });
+    },
+
+    async refundByNo(refundNo: string) {
+      const [row] = await db.select().from(payRefunds).where(eq(payRefunds.refundNo, refundNo));
+      return row;
+    },
+
     async settleRefund(refundNo: string, state: string, gatewayRefundNo?: string) {
       const [row] = await db
         .update(payRefunds)

@@ -29,7 +29,7 @@ export interface PaymentsDeps {
   repo: PaymentsRepository;
   /** The users' and the wallet's ports: who pays (user info, attribution), and crediting a paid order. */
   users: Pick<UsersPort, 'userInfo' | 'attributionOf'>;
-  wallet: Pick<WalletPort, 'creditPaidOrder'>;
+  wallet: Pick<WalletPort, 'creditPaidOrder' | 'takeBackCoins' | 'shortenVipOnce'>;
   gateways: GatewayRegistry;
   publicOrigin: string;
   /** Origins of our own pages (pay apply must be navigated to from one of them). */

@@ -4,7 +4,13 @@ import type { Queryable } from '../../db/client.ts';
 import type { AuditEntry } from '../operators/index.ts';
 import { type NotificationInput, REAL_GATEWAYS } from './gateways/gateway.ts';
 import { UNKNOWN_CHANNEL } from './notify.service.ts';
-import { gatewayCannotRefund, orderNotFound, orderNotPaid, refundTooLarge } from './payments.errors.ts';
+import {
+  gatewayCannotRefund,
+  gatewayRefundsItself,
+  orderNotFound,
+  orderNotPaid,
+  refundTooLarge,
+} from './payments.errors.ts';
 import type { PayRefund } from './payments.repository.ts';
 import { notifyPath, type PaymentsDeps } from './payments.service.ts';
 
@@ -18,6 +24,9 @@ export const refundView = (r: PayRefund) => ({
   reason: r.reason,
   state: r.state as 'processing' | 'success' | 'failed',
   gatewayRefundNo: r.gatewayRefundNo,
+  coins: r.coins as 'take' | 'keep',
+  coinsTaken: r.coinsTaken,
+  kind: r.kind as 'gateway' | 'offline',
   actor: r.actor,
   createdAt: r.createdAt.toISOString(),
 });
@@ -29,7 +38,7 @@ export const refundView = (r: PayRefund) => ({
  * whose outcome is not known yet stays `processing`; asking again finishes it. Coins are not taken back here.
  */
 export async function refundOrder(
-  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'notifyBase'> & {
+  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'notifyBase' | 'wallet'> & {
     audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
   },
   input: {
@@ -37,6 +46,9 @@ export async function refundOrder(
     amount: number;
     reason: string;
     requestId: string;
+    coins?: 'take' | 'keep';
+    /** 线下已退款: a refund made outside, recorded (only where the gateway cannot refund). */
+    offline?: boolean;
     by: { operatorId: number; actor: string };
   },
 ) {
@@ -44,24 +56,51 @@ export async function refundOrder(
   if (!order) throw orderNotFound();
   if (order.status !== 'paid' || !order.gatewayTradeNo) throw orderNotPaid();
   const gateway = deps.gateways.get(order.gateway);
-  if (!gateway?.refund) throw gatewayCannotRefund();
+  const offline = input.offline === true;
+  // 线下已退款 only where the gateway cannot refund; through the gateway wherever it can.
+  if (offline && gateway?.refund) throw gatewayRefundsItself();
+  if (!offline && !gateway?.refund) throw gatewayCannotRefund();
   const refundNo = refundNoOf(order.orderNo, input.requestId);
+  const coins = input.coins ?? 'keep';
   const once = await deps.repo.refundOnce(
-    { refundNo, orderId: order.id, amount: input.amount, reason: input.reason, actor: input.by.actor },
+    {
+      refundNo,
+      orderId: order.id,
+      amount: input.amount,
+      reason: input.reason,
+      coins,
+      kind: offline ? 'offline' : 'gateway',
+      // Made outside and told to us by the operator: done at once.
+      state: offline ? 'success' : 'processing',
+      actor: input.by.actor,
+    },
     order.payAmount,
     (tx) =>
       deps.audit(tx, {
         ...input.by,
-        action: 'order.refund',
+        action: offline ? 'order.refund.offline' : 'order.refund',
         target: `order:${order.orderNo}`,
         before: null,
-        after: { refundNo, amount: input.amount, reason: input.reason },
+        after: {
+          refundNo,
+          amount: input.amount,
+          reason: input.reason,
+          coins,
+          kind: offline ? 'offline' : 'gateway',
+        },
       }),
   );
   if (!once.refund) throw refundTooLarge(once.left);
   const { refund } = once;
-  // Settled already (a repeated request after the answer came): nothing to ask.
-  if (refund.state !== 'processing') return refundView(refund);
+  if (once.created && refund.kind === 'offline') {
+    await deps.repo.note(order, {
+      source: 'refund',
+      detail: `线下已退款 ${refundNo}：${(refund.amount / 100).toFixed(2)} 元（${refund.reason}）`,
+    });
+  }
+  // Settled already (a repeated request after the answer came): nothing to ask; its coins choice done once.
+  if (refund.state !== 'processing') return refundView((await coinsOnce(deps, refund.refundNo)) ?? refund);
+  if (!gateway?.refund) throw gatewayCannotRefund();
   const answer = await gateway.refund({
     orderNo: order.orderNo,
     tradeNo: order.gatewayTradeNo,
@@ -81,12 +120,32 @@ export async function refundOrder(
     detail: `${gateway.name} refund ${refundNo} ${refund.amount} cents: ${answer.state}${answer.state === 'failed' ? ` (${answer.reason})` : ''}`,
     payload: answer.raw,
   });
-  return refundView(settled ?? refund);
+  return refundView((await coinsOnce(deps, refundNo)) ?? settled ?? refund);
+}
+
+/**
+ * A succeeded refund's coins choice, or a VIP order's days, once (payments.repository settleGivenOnce): coins taken
+ * back under the transfer id `refund:{refundNo}:coins`, days under the adjustment id `vip:refund:{orderNo}`, so even
+ * a second run could not take twice. Answers the refund as it is after.
+ */
+async function coinsOnce(deps: Pick<PaymentsDeps, 'repo' | 'wallet'>, refundNo: string) {
+  await deps.repo.settleGivenOnce(refundNo, {
+    coins: (tx, order, most) =>
+      deps.wallet.takeBackCoins(tx, {
+        transferId: `refund:${refundNo}:coins`,
+        userId: order.userId,
+        most,
+        memo: `退款 ${refundNo}`,
+      }),
+    vip: (tx, order, days) =>
+      deps.wallet.shortenVipOnce(tx, { id: `vip:refund:${order.orderNo}`, userId: order.userId, days }),
+  });
+  return deps.repo.refundByNo(refundNo);
 }
 
 /** A gateway's notification of a refund's outcome (WeChat Pay): verified, then the refund and the order's story. */
 export async function handleRefundNotification(
-  deps: Pick<PaymentsDeps, 'repo' | 'gateways'>,
+  deps: Pick<PaymentsDeps, 'repo' | 'gateways' | 'wallet'>,
   input: NotificationInput & { log: FastifyBaseLogger },
 ) {
   const gateway = REAL_GATEWAYS.has(input.channel) ? deps.gateways.get(input.channel) : undefined;
@@ -104,6 +163,7 @@ export async function handleRefundNotification(
   const known = order
     ? await deps.repo.settleRefund(refund.refundNo, refund.state, refund.refundTradeNo)
     : undefined;
+  if (known) await coinsOnce(deps, refund.refundNo);
   if (order) {
     await deps.repo.note(order, {
       source: 'refund-notify',

@@ -3,6 +3,8 @@ import type {
   NotificationInput,
   PaymentGateway,
   PaymentRequest,
+  RefundRequest,
+  RefundResult,
   Verification,
 } from '../payments/payments.port.ts';
 import type { SandboxProvider } from './sandbox.provider.ts';
@@ -63,6 +65,19 @@ export function createSandboxGateway(opts: {
         return { ok: false, reason: `stale timestamp (${Math.round(age / 1000)} s)` };
       const { orderNo, tradeNo, amount, merchantId } = read.fields;
       return { ok: true, notification: { orderNo, tradeNo, amount: Number(amount), merchantId } };
+    },
+
+    // The cashier records the refund at once: success, or failed with its reason.
+    async refund(request: RefundRequest): Promise<RefundResult> {
+      const answer = await opts.provider.refund({
+        merchantId: opts.merchantId,
+        tradeNo: request.tradeNo,
+        refundNo: request.refundNo,
+        amount: request.amount,
+      });
+      return answer.ok
+        ? { state: 'success', refundTradeNo: answer.refundTradeNo, raw: { ...answer } }
+        : { state: 'failed', reason: answer.reason, raw: { ...answer } };
     },
 
     acknowledge(success: boolean) {

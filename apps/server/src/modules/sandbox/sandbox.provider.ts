@@ -44,6 +44,21 @@ export function createSandboxProvider(opts: {
       });
       return { tradeNo, cashierUrl: `${opts.cashierBase}${CASHIER_PATH}/${tradeNo}` };
     },
+
+    /**
+     * Gives back part or all of a paid payment, recorded in the cashier's book under the merchant's refund number
+     * (asked again with the same number, it answers the same refund and gives nothing more).
+     */
+    async refund(request: { merchantId: string; tradeNo: string; refundNo: string; amount: number }) {
+      if (!merchants.has(request.merchantId)) return { ok: false as const, reason: 'unknown merchant' };
+      const row = await opts.repo.refundOnce({
+        refundNo: request.refundNo,
+        tradeNo: request.tradeNo,
+        amount: request.amount,
+      });
+      if (!row) return { ok: false as const, reason: 'payment not paid, or the refund exceeds what is left' };
+      return { ok: true as const, refundTradeNo: `SR${request.refundNo.slice(2)}`, amount: row.amount };
+    },
   };
 }
 

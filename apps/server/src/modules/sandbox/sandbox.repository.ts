@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { sandboxPayments } from '../../db/schema/index.ts';
+import { sandboxPayments, sandboxRefunds } from '../../db/schema/index.ts';
 import { one, rowsOf } from '../../shared/rows.ts';
 
 export type SandboxPayment = typeof sandboxPayments.$inferSelect;
@@ -16,6 +16,33 @@ export function createSandboxRepository(db: Database) {
     async insertOnce(row: typeof sandboxPayments.$inferInsert) {
       await db.insert(sandboxPayments).values(row).onConflictDoNothing({ target: sandboxPayments.orderNo });
       return one(await db.select().from(sandboxPayments).where(eq(sandboxPayments.orderNo, row.orderNo)));
+    },
+
+    /**
+     * The cashier's record of a refund: the one under this number before (asked again), else made now if the
+     * payment is paid and its refunds stay within what was paid; undefined when refused. Under the payment's row
+     * lock, so two refunds asked at once cannot together pass it.
+     */
+    refundOnce(row: { refundNo: string; tradeNo: string; amount: number }) {
+      return db.transaction(async (tx) => {
+        const [payment] = await tx
+          .select()
+          .from(sandboxPayments)
+          .where(eq(sandboxPayments.tradeNo, row.tradeNo))
+          .for('update');
+        const [before] = await tx
+          .select()
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.refundNo, row.refundNo));
+        if (before) return before;
+        if (payment?.status !== 'paid') return undefined;
+        const [sum] = await tx
+          .select({ cents: sql<number>`coalesce(sum(${sandboxRefunds.amount}), 0)::int` })
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.tradeNo, row.tradeNo));
+        if (Number(sum?.cents ?? 0) + row.amount > payment.amount) return undefined;
+        return one(await tx.insert(sandboxRefunds).values(row).returning());
+      });
     },
 
     async byTradeNo(tradeNo: string) {

@@ -26,6 +26,8 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     balanceOf: deps.repo.balanceOf,
     ownedChapters: deps.repo.ownedChapters,
     creditPaidOrder: (tx, order) => wallet.creditPaidOrder(deps, { tx, order }),
+    takeBackCoins: (tx, take) => wallet.takeBackCoins(deps, { tx, take }),
+    shortenVipOnce: (tx, a) => deps.repo.shortenVipOnce(tx, a),
     records: (userId, limit, offset) => wallet.consumptionWindow(deps, { userId, limit, offset }),
   };
 }

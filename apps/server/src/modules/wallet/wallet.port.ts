@@ -20,6 +20,19 @@ export interface WalletPort {
   ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>>;
   /** Coins and bonus, or VIP days, of an order just marked paid, inside the transaction `tx` that did so. */
   creditPaidOrder(tx: Queryable, order: PaidOrder): Promise<void>;
+  /**
+   * Takes back, inside `tx`, at most `most` coins the reader still holds (never below zero) in one transfer to
+   * system:adjustments under `transferId` (a retry takes nothing more). Answers how many were taken.
+   */
+  takeBackCoins(
+    tx: Queryable,
+    take: { transferId: string; userId: number; most: number; memo: string },
+  ): Promise<number>;
+  /**
+   * A refunded VIP order's days, taken back once under `id` (vip_adjustments): vip_end moves back by `days`, never
+   * to before now. False when this id was done before.
+   */
+  shortenVipOnce(tx: Queryable, a: { id: string; userId: number; days: number }): Promise<boolean>;
   /** The reader's consumption records as they read them, any window (the console's reader page). */
   records(
     userId: number,

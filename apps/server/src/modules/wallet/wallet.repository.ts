@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, type Queryable, statementName } from '../../db/client.ts';
-import { books, chapterPurchases, chapters, users } from '../../db/schema/index.ts';
+import { books, chapterPurchases, chapters, users, vipAdjustments } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createLedgerRepository, type PurchaseResult } from './ledger.repository.ts';
 
@@ -48,8 +48,9 @@ export function createWalletRepository(db: Database) {
     .prepare(statementName(db, 'wallet_chapter_for_sale'));
 
   return {
-    balanceOf: (userId: number) => ledger.balanceOf(userId),
+    balanceOf: (userId: number, q?: Queryable) => ledger.balanceOf(userId, q),
     credit: ledger.credit,
+    adjust: ledger.adjust,
 
     /**
      * VIP days, once per order, inside the transaction that marked it paid: vip_end = max(now, vip_end) + days
@@ -64,6 +65,33 @@ export function createWalletRepository(db: Database) {
         .where(eq(users.id, userId))
         .returning({ vipEnd: users.vipEnd });
       return row?.vipEnd ?? null;
+    },
+
+    /**
+     * A refunded VIP order's days back, once under `id`: the reader's row locked, then vip_end moved back (never to
+     * before now) and the change recorded in vip_adjustments. False when `id` was recorded before.
+     */
+    async shortenVipOnce(tx: Queryable, a: { id: string; userId: number; days: number }) {
+      const [held] = await tx
+        .select({ vipEnd: users.vipEnd })
+        .from(users)
+        .where(eq(users.id, a.userId))
+        .for('update');
+      const [before] = await tx.select().from(vipAdjustments).where(eq(vipAdjustments.id, a.id));
+      if (before || !held || a.days <= 0) return false;
+      const [row] = await tx
+        .update(users)
+        .set({ vipEnd: vipEndMovedBy(-a.days) })
+        .where(eq(users.id, a.userId))
+        .returning({ vipEnd: users.vipEnd });
+      await tx.insert(vipAdjustments).values({
+        id: a.id,
+        userId: a.userId,
+        days: -a.days,
+        vipEndBefore: held.vipEnd,
+        vipEndAfter: row?.vipEnd ?? null,
+      });
+      return true;
     },
 
     /**

@@ -129,3 +129,31 @@ export async function creditPaidOrder(
     await repo.credit(tx, { ...base, ...bonus }, 'system:bonus');
   }
 }
+
+/**
+ * A refund's take-back of an order's coins, inside the caller's transaction: what is unspent of `most` (the
+ * reader's balance caps it, so it never goes below zero), in one transfer to system:adjustments. The ledger's
+ * adjust locks the reader's account first; a repeat under the same transfer id answers what it took then.
+ */
+export async function takeBackCoins(
+  { repo }: WalletDeps,
+  { tx, take }: { tx: Queryable; take: { transferId: string; userId: number; most: number; memo: string } },
+): Promise<number> {
+  if (take.most <= 0) return 0;
+  const balance = await repo.balanceOf(take.userId, tx);
+  const amount = Math.min(balance, take.most);
+  if (amount <= 0) return 0;
+  const done = await repo.adjust(tx, {
+    transferId: take.transferId,
+    userId: take.userId,
+    direction: 'take',
+    amount,
+    memo: take.memo,
+  });
+  if (done.outcome === 'posted') return amount;
+  if (done.outcome === 'duplicate') return done.posted.amount;
+  // Spent in between (the balance was read before the lock): take what is left now.
+  return done.balance > 0
+    ? takeBackCoins({ repo } as WalletDeps, { tx, take: { ...take, most: done.balance } })
+    : 0;
+}
