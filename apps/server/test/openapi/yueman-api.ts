@@ -1210,7 +1210,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** 原路退款（requestId：同一次退款重复提交只退一次） */
+        /** 原路退款，或标记线下已退款（offline）；requestId：同一次退款重复提交只退一次；coins：收回或保留订单带来的阅币 */
         post: operations["adminRefund"];
         delete?: never;
         options?: never;
@@ -7370,13 +7370,16 @@ export interface operations {
                                 reason: string;
                                 state: "processing" | "success" | "failed";
                                 gatewayRefundNo: string | null;
+                                coins: "take" | "keep";
+                                coinsTaken: number | null;
+                                kind: "gateway" | "offline";
                                 actor: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             }[];
                             ledger: {
                                 transferId: string;
-                                kind: "recharge" | "bonus" | "purchase";
+                                kind: "recharge" | "bonus" | "purchase" | "grant" | "revoke";
                                 amount: number;
                                 memo: string;
                                 /** Format: date-time */
@@ -7391,6 +7394,7 @@ export interface operations {
                                 processing: number;
                                 left: number;
                                 refusal: string | null;
+                                offline: boolean;
                             };
                         };
                     };
@@ -7508,13 +7512,16 @@ export interface operations {
                                 reason: string;
                                 state: "processing" | "success" | "failed";
                                 gatewayRefundNo: string | null;
+                                coins: "take" | "keep";
+                                coinsTaken: number | null;
+                                kind: "gateway" | "offline";
                                 actor: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             }[];
                             ledger: {
                                 transferId: string;
-                                kind: "recharge" | "bonus" | "purchase";
+                                kind: "recharge" | "bonus" | "purchase" | "grant" | "revoke";
                                 amount: number;
                                 memo: string;
                                 /** Format: date-time */
@@ -7529,6 +7536,7 @@ export interface operations {
                                 processing: number;
                                 left: number;
                                 refusal: string | null;
+                                offline: boolean;
                             };
                         };
                     };
@@ -7682,6 +7690,8 @@ export interface operations {
                     amount: number;
                     reason: string;
                     requestId: string;
+                    coins?: "take" | "keep";
+                    offline?: boolean;
                 };
             };
         };
@@ -7703,6 +7713,9 @@ export interface operations {
                                 reason: string;
                                 state: "processing" | "success" | "failed";
                                 gatewayRefundNo: string | null;
+                                coins: "take" | "keep";
+                                coinsTaken: number | null;
+                                kind: "gateway" | "offline";
                                 actor: string;
                                 /** Format: date-time */
                                 createdAt: string;
