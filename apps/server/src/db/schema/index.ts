@@ -8,3 +8,4 @@ export * from './reading.ts';
 export * from './support.ts';
 export * from './users.ts';
 export * from './wallet.ts';
+export * from './unlocks.ts';
