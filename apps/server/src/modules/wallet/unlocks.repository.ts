@@ -160,6 +160,69 @@ export function createUnlocksRepository(db: Database) {
       });
     },
 
+    /** What a locked chapter offers the reader now (CONTRACT section 7's unlockOptions, bundle not yet built). */
+    async options(userId: number, chapterId: number) {
+      const row = await one<{
+        price: number;
+        balance: string | null;
+        early: boolean;
+        wait_minutes: number | null;
+        rental_hours: number | null;
+        ready_at: Date | string | null;
+        usable: number;
+        next_expires_at: Date | string | null;
+      }>(
+        db,
+        sql`select c.price,
+                   (select balance from ledger_accounts where user_id = ${userId}::int)::text as balance,
+                   c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
+                   r.wait_minutes, r.rental_hours,
+                   coalesce((select ready_at from unlock_wait_clocks w
+                             where w.user_id = ${userId}::int and w.book_id = b.id), now()) as ready_at,
+                   count(t.id)::int as usable, min(t.expires_at) as next_expires_at
+            from chapters c join books b on b.id = c.book_id
+            left join book_unlock_rules r on r.book_id = b.id
+            left join reading_tickets t on t.user_id = ${userId}::int and t.spent_at is null
+              and t.expires_at > now() and (t.scope_book_ids is null or b.id = any(t.scope_book_ids))
+              and (t.kind = 'presale' or c.number <= b.chapter_count - coalesce(r.early_access_chapters, 0))
+            where c.id = ${chapterId}::int
+            group by c.id, c.price, c.number, b.id, b.chapter_count,
+              r.book_id, r.early_access_chapters, r.wait_minutes, r.rental_hours`,
+      );
+      if (!row) return undefined;
+      const waitFree =
+        row.wait_minutes === null || row.early
+          ? null
+          : { readyAt: asDate(row.ready_at)?.getTime() ?? Date.now(), rentalHours: row.rental_hours ?? 72 };
+      return {
+        coins: { price: row.price, balance: Number(row.balance ?? 0) },
+        waitFree,
+        tickets: { usable: row.usable, nextExpiresAt: asDate(row.next_expires_at)?.getTime() ?? null },
+        bundle: null,
+        earlyAccess: row.early,
+      };
+    },
+
+    /** The reader's tickets: usable first, then by expiry, soonest first. */
+    async tickets(userId: number) {
+      return rowsOf<{
+        id: number;
+        kind: 'read' | 'presale';
+        rental_hours: number | null;
+        scope_book_ids: number[] | null;
+        expires_at: Date | string;
+        state: 'usable' | 'spent' | 'expired';
+      }>(
+        await db.execute(sql`
+          select id, kind, rental_hours, scope_book_ids, expires_at,
+                 case when spent_at is not null then 'spent' when expires_at <= now() then 'expired' else 'usable' end
+                   as state
+          from reading_tickets where user_id = ${userId}::int
+          order by (spent_at is null and expires_at > now()) desc, expires_at, id
+          limit 200`),
+      );
+    },
+
     /** The reader's live right to read one chapter (bought or a stored unlock), or undefined. */
     async held(userId: number, chapterId: number) {
       const row = await heldNow(db, userId, chapterId);

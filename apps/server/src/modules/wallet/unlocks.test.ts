@@ -255,4 +255,95 @@ describeDb('the unlock ledger: wait-for-free, tickets and coins', () => {
       expect(spends?.unlocks).toBe(spends?.coins ? 0 : 1);
     });
   });
+  describe('the calls', () => {
+    const post = (reader: TestVisitor | null, body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/book/chapter/unlock',
+        headers: reader ? { cookie: reader.cookie } : {},
+        payload: body as object,
+      });
+
+    it('unlocks wait-free, then refuses with 999, a Chinese reason and the options, changing nothing', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [0, 10, 10], vipFree: false });
+      await setRules(t.db, bookId, { waitMinutes: 60, rentalHours: 24 });
+      const reader = await registerVisitor(t);
+      await giveCoins(t.db, reader.userId, 3);
+      await grantTicket(t.db, reader.userId, { expiresIn: '1 day', scope: [bookId + 100000] });
+
+      const first = (await post(reader, { bookId, chapterId: nth(chapters, 1).id, by: 'wait_free' })).json();
+      expect(first).toMatchObject({
+        result: true,
+        code: 200,
+        data: { chapterId: nth(chapters, 1).id, source: 'wait_free', endsAt: expect.any(Number) },
+      });
+      const refused = (
+        await post(reader, { bookId, chapterId: nth(chapters, 2).id, by: 'wait_free' })
+      ).json();
+      expect(refused).toMatchObject({ result: false, code: 999, msg: '等待时间未到，请稍后再来免费解锁' });
+      expect(refused.data).toEqual({
+        coins: { price: 10, balance: 3 },
+        waitFree: { readyAt: expect.any(Number), rentalHours: 24 },
+        tickets: { usable: 0, nextExpiresAt: null },
+        bundle: null,
+        earlyAccess: false,
+      });
+      expect(refused.data.waitFree.readyAt - Date.now()).toBeGreaterThan(59 * 60_000);
+      for (const by of ['ticket', 'coins', 'bundle']) {
+        expect((await post(reader, { bookId, chapterId: nth(chapters, 2).id, by })).json().code).toBe(999);
+      }
+      expect((await read(reader, bookId, 3)).json().code).toBe(999);
+      // A free chapter needs nothing.
+      expect(
+        (await post(reader, { bookId, chapterId: nth(chapters, 0).id, by: 'ticket' })).json().data,
+      ).toEqual({
+        chapterId: nth(chapters, 0).id,
+        source: 'free',
+        endsAt: null,
+      });
+    });
+
+    it('refuses bad input and no session with the envelope', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [10], vipFree: false });
+      const reader = await registerVisitor(t);
+      const bad = await post(reader, { bookId, chapterId: nth(chapters).id, by: 'magic' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ result: false, code: 400 });
+      const anonymous = await post(null, { bookId, chapterId: nth(chapters).id, by: 'coins' });
+      expect(anonymous.statusCode).toBe(401);
+      const elsewhere = await post(reader, {
+        bookId: bookId + 100000,
+        chapterId: nth(chapters).id,
+        by: 'coins',
+      });
+      expect(elsewhere.json()).toMatchObject({ result: false, code: 404 });
+    });
+
+    it('lists the tickets usable first, soonest-expiring first, with spent and expired ones', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [10], vipFree: false });
+      const reader = await registerVisitor(t);
+      const expired = await grantTicket(t.db, reader.userId, { expiresIn: '-1 hour' });
+      const later = await grantTicket(t.db, reader.userId, {
+        expiresIn: '5 days',
+        rentalHours: 48,
+        scope: [bookId],
+      });
+      const spent = await grantTicket(t.db, reader.userId, { expiresIn: '1 day' });
+      const sooner = await grantTicket(t.db, reader.userId, { expiresIn: '2 days', kind: 'presale' });
+      await unlock(reader, bookId, nth(chapters).id, 'ticket');
+      const res = (
+        await t.app.inject({ url: '/api/user/tickets', headers: { cookie: reader.cookie } })
+      ).json();
+      expect(res.code).toBe(200);
+      const list = res.data.list as { id: number; state: string; kind: string; rentalHours: number | null }[];
+      expect(list.map((x) => [x.id, x.state])).toEqual([
+        [sooner, 'usable'],
+        [later, 'usable'],
+        [expired, 'expired'],
+        [spent, 'spent'],
+      ]);
+      expect(list[1]).toMatchObject({ kind: 'read', rentalHours: 48, scope: [bookId] });
+      expect((await t.app.inject({ url: '/api/user/tickets' })).statusCode).toBe(401);
+    });
+  });
 });
