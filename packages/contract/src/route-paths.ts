@@ -27,6 +27,8 @@ export const routePaths = {
   findAccount: { method: 'POST', url: '/api/user/find_account', base: 'dynamic', formFields: true },
   buyChapter: { method: 'POST', url: '/api/book/chapter/buy', base: 'dynamic' },
   consumption: { method: 'GET', url: '/api/user/consumption', base: 'dynamic' },
+  unlockChapter: { method: 'POST', url: '/api/book/chapter/unlock', base: 'dynamic' },
+  tickets: { method: 'GET', url: '/api/user/tickets', base: 'dynamic' },
   recharge: { method: 'GET', url: '/api/user/recharge', base: 'dynamic' },
   lastPaidOrder: { method: 'GET', url: '/api/pay/last_paid_order', base: 'dynamic' },
   payApply: { method: 'GET', url: '/h5/pay/apply', base: 'dynamic' },

@@ -46,7 +46,15 @@ import {
   UserFromMarkQuery,
   UserInfo,
 } from './users.ts';
-import { BuyChapterQuery, BuyChapterResult, ConsumptionPage, ConsumptionQuery } from './wallet.ts';
+import {
+  BuyChapterQuery,
+  BuyChapterResult,
+  ConsumptionPage,
+  ConsumptionQuery,
+  TicketList,
+  Unlock,
+  UnlockChapterBody,
+} from './wallet.ts';
 
 export type Method = 'GET' | 'POST';
 
@@ -268,6 +276,23 @@ export const routes = {
     querystring: ConsumptionQuery,
     session: 'required',
     data: ConsumptionPage,
+  }),
+
+  unlockChapter: route({
+    ...routePaths.unlockChapter,
+    tag: 'money',
+    summary: '解锁章节：阅币、等就免费、阅读券（不可用时 code 999 附可用方式）',
+    body: UnlockChapterBody,
+    session: 'required',
+    refusals: [404],
+    data: Unlock,
+  }),
+  tickets: route({
+    ...routePaths.tickets,
+    tag: 'money',
+    summary: '我的阅读券：可用在前，先到期在前',
+    session: 'required',
+    data: TicketList,
   }),
 
   // payments

@@ -49,3 +49,50 @@ export const ConsumptionPage = Type.Object({
   totalPage: Type.Integer(),
 });
 export type ConsumptionPage = Static<typeof ConsumptionPage>;
+
+// Unlocks beyond coins (CONTRACT section 7): wait-for-free, reading tickets.
+export const UnlockBy = Type.Union([
+  Type.Literal('coins'),
+  Type.Literal('wait_free'),
+  Type.Literal('ticket'),
+  Type.Literal('bundle'),
+]);
+export type UnlockBy = Static<typeof UnlockBy>;
+export const UnlockChapterBody = Type.Object({ bookId: Id, chapterId: Id, by: UnlockBy });
+/** A reader's right to read one chapter: where it comes from and when it ends (epoch ms; null: no end). */
+export const Unlock = Type.Object({
+  chapterId: Type.Integer(),
+  source: Type.Union([
+    Type.Literal('free'),
+    Type.Literal('bought'),
+    Type.Literal('vip'),
+    Type.Literal('limited_free'),
+    Type.Literal('wait_free'),
+    Type.Literal('ticket'),
+  ]),
+  endsAt: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type Unlock = Static<typeof Unlock>;
+/** What a locked chapter offers (the data of code 999 on chapter/unlock). */
+export const UnlockOptions = Type.Object({
+  coins: Type.Object({ price: Type.Integer(), balance: Type.Integer() }),
+  /** null when the book has no wait-for-free or the chapter is early access; readyAt at or before now: usable. */
+  waitFree: Type.Union([Type.Object({ readyAt: Type.Integer(), rentalHours: Type.Integer() }), Type.Null()]),
+  tickets: Type.Object({ usable: Type.Integer(), nextExpiresAt: Type.Union([Type.Integer(), Type.Null()]) }),
+  bundle: Type.Union([Type.Object({ price: Type.Integer(), chapters: Type.Integer() }), Type.Null()]),
+  earlyAccess: Type.Boolean(),
+});
+export type UnlockOptions = Static<typeof UnlockOptions>;
+/** One reading ticket (阅读券) of the reader. */
+export const ReadingTicket = Type.Object({
+  id: Type.Integer(),
+  kind: Type.Union([Type.Literal('read'), Type.Literal('presale')]),
+  rentalHours: Type.Union([Type.Integer(), Type.Null()]),
+  /** null: any book; else the books it may be spent on. */
+  scope: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
+  expiresAt: Type.Integer(),
+  state: Type.Union([Type.Literal('usable'), Type.Literal('spent'), Type.Literal('expired')]),
+});
+export type ReadingTicket = Static<typeof ReadingTicket>;
+export const TicketList = Type.Object({ list: Type.Array(ReadingTicket) });
+export type TicketList = Static<typeof TicketList>;

@@ -499,6 +499,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/book/chapter/unlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 解锁章节：阅币、等就免费、阅读券（不可用时 code 999 附可用方式） */
+        post: operations["unlockChapter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 我的阅读券：可用在前，先到期在前 */
+        get: operations["tickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/readers/{userId}/coins": {
         parameters: {
             query?: never;
@@ -3894,6 +3928,158 @@ export interface operations {
                             }[];
                             totalItem: number;
                             totalPage: number;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
+    unlockChapter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    bookId: number;
+                    chapterId: number;
+                    by: "coins" | "wait_free" | "ticket" | "bundle";
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            chapterId: number;
+                            source: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
+                            endsAt: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    tickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            list: {
+                                id: number;
+                                kind: "read" | "presale";
+                                rentalHours: number | null;
+                                scope: number[] | null;
+                                expiresAt: number;
+                                state: "usable" | "spent" | "expired";
+                            }[];
                         };
                     };
                 };

@@ -6,5 +6,6 @@ export * from './operators.ts';
 export * from './payments.ts';
 export * from './reading.ts';
 export * from './support.ts';
+export * from './unlocks.ts';
 export * from './users.ts';
 export * from './wallet.ts';

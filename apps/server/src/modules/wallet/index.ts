@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { createCoinsConsoleRepository } from './coins.console.repository.ts';
 import { coinsConsoleRoutes } from './coins.console.routes.ts';
+import { createUnlocksRepository } from './unlocks.repository.ts';
+import { unlocksRoutes } from './unlocks.routes.ts';
 import type { WalletPort } from './wallet.port.ts';
 import { createWalletRepository } from './wallet.repository.ts';
 import { walletRoutes } from './wallet.routes.ts';
@@ -17,6 +19,7 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     count: (event) => ctx.ports.metrics.count(event),
   };
   await walletRoutes(app, deps);
+  await unlocksRoutes(app, { repo: createUnlocksRepository(ctx.db) });
   // The console's changes to a reader's coins and VIP days (under /api/admin/: the operators' session guards them).
   await coinsConsoleRoutes(app, {
     repo: createCoinsConsoleRepository(ctx.db),

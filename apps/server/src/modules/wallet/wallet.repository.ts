@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, type Queryable, statementName } from '../../db/client.ts';
-import { books, chapterPurchases, chapters, users, vipAdjustments } from '../../db/schema/index.ts';
+import { books, chapters, users, vipAdjustments } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createLedgerRepository, type PurchaseResult } from './ledger.repository.ts';
 
@@ -95,19 +95,24 @@ export function createWalletRepository(db: Database) {
     },
 
     /**
-     * Which of these chapters the user has bought (chapter_purchases). The ids go as one array parameter: as a list
+     * Which of these chapters the user may read as owned now: bought (chapter_purchases) or a live unlock. The ids go as one array parameter: as a list
      * of parameters (`in ($2, …, $2001)`) a 2,000-chapter book cost ~8 ms of parsing and planning per call.
      */
     async ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>> {
       if (chapterIds.length === 0) return new Set();
       const ids = `{${chapterIds.map((id) => Math.trunc(id)).join(',')}}`;
-      const rows = await db
-        .select({ chapterId: chapterPurchases.chapterId })
-        .from(chapterPurchases)
-        .where(
-          and(eq(chapterPurchases.userId, userId), sql`${chapterPurchases.chapterId} = any(${ids}::int[])`),
-        );
-      return new Set(rows.map((r) => r.chapterId));
+      // Bought chapters, and live stored unlocks (wait-for-free rentals, tickets): an ended unlock reads as locked.
+      // The one place that decides "owns it now" for the reader, the chapter list and the pages.
+      const rows = rowsOf<{ chapter_id: number }>(
+        await db.execute(sql`
+          select chapter_id from chapter_purchases
+          where user_id = ${userId}::int and chapter_id = any(${ids}::int[])
+          union
+          select chapter_id from chapter_unlocks
+          where user_id = ${userId}::int and chapter_id = any(${ids}::int[])
+            and (ends_at is null or ends_at > now())`),
+      );
+      return new Set(rows.map((r) => r.chapter_id));
     },
 
     /** The price a purchase charges, read from the database, and whether VIP readers read it free. */

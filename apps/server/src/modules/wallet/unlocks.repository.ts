@@ -1,0 +1,234 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Queryable } from '../../db/client.ts';
+import { rowsOf } from '../../shared/rows.ts';
+
+export type UnlockBy = 'coins' | 'wait_free' | 'ticket';
+
+/** What one unlock attempt did (the service words the refusals). */
+export type UnlockAttempt =
+  | { outcome: 'unlocked' | 'already'; source: string; endsAt: Date | null }
+  | {
+      outcome:
+        | 'not_priced'
+        | 'no_chapter'
+        | 'no_wait_free'
+        | 'early_access'
+        | 'waiting'
+        | 'no_ticket'
+        | 'short';
+    };
+
+/** A priced chapter as unlocking needs it: its book, price, and whether it is one of the book's early-access ones. */
+interface ChapterForUnlock {
+  chapter_id: number;
+  book_id: number;
+  price: number;
+  early: boolean;
+  wait_minutes: number | null;
+  rental_hours: number | null;
+}
+
+export const unlockId = (userId: number, chapterId: number) => `unlock:${userId}:${chapterId}`;
+
+async function one<T>(q: Queryable, query: ReturnType<typeof sql>): Promise<T | undefined> {
+  return rowsOf<T>(await q.execute(query))[0];
+}
+
+/** The right to read the chapter the reader holds now, bought or a live stored unlock, read inside `q`. */
+async function heldNow(q: Queryable, userId: number, chapterId: number) {
+  return one<{ source: string; ends_at: Date | string | null }>(
+    q,
+    sql`select 'bought' as source, null::timestamptz as ends_at from chapter_purchases
+        where user_id = ${userId}::int and chapter_id = ${chapterId}::int
+        union all
+        select source, ends_at from chapter_unlocks
+        where id = ${unlockId(userId, chapterId)} and (ends_at is null or ends_at > now())
+        limit 1`,
+  );
+}
+
+const asDate = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+/** Writes the unlock under its deterministic id; an ended one is replaced in place, a live one is never. */
+async function store(
+  tx: Queryable,
+  p: { userId: number; chapterId: number },
+  source: 'wait_free' | 'ticket',
+  endsAt: ReturnType<typeof sql>,
+  ticketId: number | null,
+): Promise<Date | null> {
+  const row = await one<{ ends_at: Date | string | null }>(
+    tx,
+    sql`insert into chapter_unlocks (id, user_id, chapter_id, source, ends_at, ticket_id)
+        values (${unlockId(p.userId, p.chapterId)}, ${p.userId}::int, ${p.chapterId}::int, ${source}, ${endsAt}, ${ticketId}::int)
+        on conflict (id) do update set source = excluded.source, ends_at = excluded.ends_at,
+          ticket_id = excluded.ticket_id, created_at = now()
+        where chapter_unlocks.ends_at is not null and chapter_unlocks.ends_at <= now()
+        returning ends_at`,
+  );
+  // The advisory lock and heldNow make a live one impossible here; a failure must roll the spend back.
+  if (!row) throw new Error('a live unlock was already stored');
+  return asDate(row.ends_at);
+}
+
+/**
+ * Unlocks by wait-for-free, ticket or coins: one transaction per attempt, serialised per reader by a transaction
+ * advisory lock, so parallel attempts of one reader (any source) see each other's result: one unlock, one spend.
+ */
+export function createUnlocksRepository(db: Database) {
+  return {
+    async unlock(p: {
+      userId: number;
+      bookId: number;
+      chapterId: number;
+      by: UnlockBy;
+    }): Promise<UnlockAttempt> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('unlock'), ${p.userId}::int)`);
+        const chapter = await one<ChapterForUnlock>(
+          tx,
+          sql`select c.id as chapter_id, c.book_id, c.price,
+                     c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
+                     r.wait_minutes, r.rental_hours
+              from chapters c join books b on b.id = c.book_id
+              left join book_unlock_rules r on r.book_id = b.id
+              where c.id = ${p.chapterId}::int and c.book_id = ${p.bookId}::int
+                and b.published and c.publish_at is null`,
+        );
+        if (!chapter) return { outcome: 'no_chapter' };
+        if (chapter.price === 0) return { outcome: 'not_priced' };
+        const held = await heldNow(tx, p.userId, p.chapterId);
+        if (held) return { outcome: 'already', source: held.source, endsAt: asDate(held.ends_at) };
+
+        if (p.by === 'coins') {
+          const bought = await one<{ debited: number }>(
+            tx,
+            sql`select debited from ledger_buy_chapter(${p.userId}::int, ${p.chapterId}::int, ${chapter.price}::int)`,
+          );
+          if (bought?.debited !== 1) return { outcome: 'short' };
+          return { outcome: 'unlocked', source: 'bought', endsAt: null };
+        }
+
+        if (p.by === 'wait_free') {
+          if (chapter.wait_minutes === null) return { outcome: 'no_wait_free' };
+          if (chapter.early) return { outcome: 'early_access' };
+          // A reader who never waited is ready now.
+          const clock = await one<{ ready: boolean }>(
+            tx,
+            sql`select coalesce((select ready_at <= now() from unlock_wait_clocks
+                                 where user_id = ${p.userId}::int and book_id = ${p.bookId}::int), true) as ready`,
+          );
+          if (!clock?.ready) return { outcome: 'waiting' };
+          const made = await store(
+            tx,
+            p,
+            'wait_free',
+            sql`now() + make_interval(hours => ${chapter.rental_hours ?? 72}::int)`,
+            null,
+          );
+          await tx.execute(
+            sql`insert into unlock_wait_clocks (user_id, book_id, ready_at)
+                values (${p.userId}::int, ${p.bookId}::int, now() + make_interval(mins => ${chapter.wait_minutes}::int))
+                on conflict (user_id, book_id) do update set ready_at = excluded.ready_at`,
+          );
+          return { outcome: 'unlocked', source: 'wait_free', endsAt: made };
+        }
+
+        // by ticket: the soonest-expiring usable ticket in scope; presale kinds only for early-access chapters.
+        const ticket = await one<{ id: number; rental_hours: number | null }>(
+          tx,
+          sql`select id, rental_hours from reading_tickets
+              where user_id = ${p.userId}::int and spent_at is null and expires_at > now()
+                and (scope_book_ids is null or ${p.bookId}::int = any(scope_book_ids))
+                and (kind = 'presale' or not ${chapter.early}::boolean)
+              order by expires_at, id limit 1 for update`,
+        );
+        if (!ticket) return { outcome: 'no_ticket' };
+        const spent = rowsOf(
+          await tx.execute(
+            sql`update reading_tickets set spent_at = now(), spent_chapter_id = ${p.chapterId}::int
+                where id = ${ticket.id}::int and spent_at is null and expires_at > now() returning id`,
+          ),
+        );
+        if (spent.length !== 1) return { outcome: 'no_ticket' };
+        const ends =
+          ticket.rental_hours === null
+            ? sql`null::timestamptz`
+            : sql`now() + make_interval(hours => ${ticket.rental_hours}::int)`;
+        const made = await store(tx, p, 'ticket', ends, ticket.id);
+        return { outcome: 'unlocked', source: 'ticket', endsAt: made };
+      });
+    },
+
+    /** What a locked chapter offers the reader now (CONTRACT section 7's unlockOptions, bundle not yet built). */
+    async options(userId: number, chapterId: number) {
+      const row = await one<{
+        price: number;
+        balance: string | null;
+        early: boolean;
+        wait_minutes: number | null;
+        rental_hours: number | null;
+        ready_at: Date | string | null;
+        usable: number;
+        next_expires_at: Date | string | null;
+      }>(
+        db,
+        sql`select c.price,
+                   (select balance from ledger_accounts where user_id = ${userId}::int)::text as balance,
+                   c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
+                   r.wait_minutes, r.rental_hours,
+                   coalesce((select ready_at from unlock_wait_clocks w
+                             where w.user_id = ${userId}::int and w.book_id = b.id), now()) as ready_at,
+                   count(t.id)::int as usable, min(t.expires_at) as next_expires_at
+            from chapters c join books b on b.id = c.book_id
+            left join book_unlock_rules r on r.book_id = b.id
+            left join reading_tickets t on t.user_id = ${userId}::int and t.spent_at is null
+              and t.expires_at > now() and (t.scope_book_ids is null or b.id = any(t.scope_book_ids))
+              and (t.kind = 'presale' or c.number <= b.chapter_count - coalesce(r.early_access_chapters, 0))
+            where c.id = ${chapterId}::int
+            group by c.id, c.price, c.number, b.id, b.chapter_count,
+              r.book_id, r.early_access_chapters, r.wait_minutes, r.rental_hours`,
+      );
+      if (!row) return undefined;
+      const waitFree =
+        row.wait_minutes === null || row.early
+          ? null
+          : { readyAt: asDate(row.ready_at)?.getTime() ?? Date.now(), rentalHours: row.rental_hours ?? 72 };
+      return {
+        coins: { price: row.price, balance: Number(row.balance ?? 0) },
+        waitFree,
+        tickets: { usable: row.usable, nextExpiresAt: asDate(row.next_expires_at)?.getTime() ?? null },
+        bundle: null,
+        earlyAccess: row.early,
+      };
+    },
+
+    /** The reader's tickets: usable first, then by expiry, soonest first. */
+    async tickets(userId: number) {
+      return rowsOf<{
+        id: number;
+        kind: 'read' | 'presale';
+        rental_hours: number | null;
+        scope_book_ids: number[] | null;
+        expires_at: Date | string;
+        state: 'usable' | 'spent' | 'expired';
+      }>(
+        await db.execute(sql`
+          select id, kind, rental_hours, scope_book_ids, expires_at,
+                 case when spent_at is not null then 'spent' when expires_at <= now() then 'expired' else 'usable' end
+                   as state
+          from reading_tickets where user_id = ${userId}::int
+          order by (spent_at is null and expires_at > now()) desc, expires_at, id
+          limit 200`),
+      );
+    },
+
+    /** The reader's live right to read one chapter (bought or a stored unlock), or undefined. */
+    async held(userId: number, chapterId: number) {
+      const row = await heldNow(db, userId, chapterId);
+      return row && { source: row.source, endsAt: asDate(row.ends_at) };
+    },
+  };
+}
+
+export type UnlocksRepository = ReturnType<typeof createUnlocksRepository>;
