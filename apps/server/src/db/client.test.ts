@@ -45,6 +45,7 @@ describeDb('database client', () => {
           'book_counts',
           'book_pinyin_keys',
           'book_postings',
+          'book_unlock_rules',
           'books',
           'branch_settings',
         ],
@@ -52,6 +53,7 @@ describeDb('database client', () => {
         ...[
           'chapter_lists',
           'chapter_purchases',
+          'chapter_unlocks',
           'chapters',
           'contacts',
           'handoff_tokens',
@@ -61,9 +63,8 @@ describeDb('database client', () => {
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
-        ...['rate_limits', 'reading_progress', 'reports', 'sandbox_payments', 'sandbox_refunds'],
-        ...['search_terms', 'sessions'],
-        'showcase_entries',
+        ...['rate_limits', 'reading_progress', 'reading_tickets', 'reports', 'sandbox_payments'],
+        ...['sandbox_refunds', 'search_terms', 'sessions', 'showcase_entries', 'unlock_wait_clocks'],
         ...['users', 'vip_adjustments', 'visit_marks'],
       ]);
       // Migration 0002 creates the ledger's system accounts; 0018 the operators' adjustments.
