@@ -21,3 +21,10 @@ export const orderNotPaid = () => badRequest('订单未支付，不能退款');
 export const gatewayCannotRefund = () => badRequest('该订单的支付渠道不支持原路退款，请在商户平台处理');
 export const refundTooLarge = (left: number) =>
   badRequest(`退款金额超过可退金额（还可退 ${(left / 100).toFixed(2)} 元）`, 'amount');
+
+// The console's packs and channels.
+export const packNotFound = () => notFound('套餐不存在');
+export const payChannelNotFound = () => notFound('支付渠道不存在');
+export const offerWindowInvalid = () =>
+  badRequest('首充加赠需要同时填写开始和结束时间，且结束晚于开始', 'firstPayEndsAt');
+export const vipPackWithBonus = () => badRequest('VIP 套餐没有赠送阅币，请把赠送填 0', 'presentCount');
