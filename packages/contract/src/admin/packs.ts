@@ -1,4 +1,4 @@
-// The console's packs and channels (issue 25, "Packs, channels and offers"): what the recharge centre sells and
+// The console's packs and channels: what the recharge centre sells and
 // through which channels, with the first-recharge offer. A change applies to new orders only: an order keeps the
 // amount, coins, bonus and days it was made with.
 import { type Static, Type } from 'typebox';

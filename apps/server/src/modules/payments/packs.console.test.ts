@@ -1,4 +1,4 @@
-// The console's packs, channels and the first-recharge offer (issue 25; docs/decisions.md, "Packs, channels and
+// The console's packs, channels and the first-recharge offer (docs/decisions.md, "Packs, channels and
 // offers"): every call for every role, audited with before and after; a change applies to new orders only (an order
 // is paid and checked at its own amount); the offer credited once, on a reader's first paid order only.
 import { randomBytes } from 'node:crypto';
