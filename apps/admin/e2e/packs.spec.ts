@@ -21,6 +21,9 @@ async function phoneReader(browser: Browser) {
     hasTouch: true,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    // A phone's browser (a desktop one is shown the QR code page), as apps/web/playwright.config.ts.
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
   });
   const page = await context.newPage();
   await page.goto('/home');
@@ -67,7 +70,11 @@ test('an owner changes a pack’s bonus and the first-recharge offer; a reader�
   await expect(card).toContainText('首充加赠 100 阅币');
 
   // The bonus goes up and the offer ends: the same reader's recharge centre shows both.
-  const dialog = await editPack(page, { 赠送阅币: '2500', '首充加赠阅币（0 为不加赠）': '0' });
+  const dialog = await editPack(page, {
+    赠送阅币: '2500',
+    说明: '充100元，加赠2500阅币',
+    '首充加赠阅币（0 为不加赠）': '0',
+  });
   await dialog.getByLabel('开始（北京时间）').clear();
   await dialog.getByLabel('结束（北京时间）').clear();
   await shot(page, 'packs-edit');
@@ -76,6 +83,7 @@ test('an owner changes a pack’s bonus and the first-recharge offer; a reader�
   await expect(page.getByText(/已保存，新订单生效/)).toBeVisible();
   await reader.page.reload();
   await expect(card).toContainText('送2500阅币');
+  await expect(card).toContainText('充100元，加赠2500阅币');
   await expect(card.locator('.pack-first-pay')).toHaveCount(0);
 
   // The offer is turned on again (200 coins, from an hour ago to tomorrow, China time).

@@ -21,7 +21,12 @@ const CHINA_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
 const instantOf = (text: string | undefined) =>
   text?.trim() ? new Date(`${text.trim().replace(' ', 'T')}:00+08:00`).toISOString() : null;
 
-const SUPERIOR_NAMES: Record<string, string> = { alipay: '支付宝', wechat_pay: '微信支付', bank: '银行卡' };
+const APP_TYPE_NAMES: Record<string, string> = {
+  wap_browser: '手机浏览器',
+  other: '其他',
+  shell: '安卓客户端',
+  ios_desk: 'iOS 桌面',
+};
 const discountText = (percent: number) => (percent >= 100 ? '无折扣' : `${percent / 10}折`);
 
 interface PackForm {
@@ -200,8 +205,8 @@ export default function PacksPage() {
         <Space direction="vertical" size={0}>
           <Typography.Text strong>{c.subTypeDesc}</Typography.Text>
           <Typography.Text type="secondary">
-            {SUPERIOR_NAMES[c.superiorCode] ?? c.superiorCode} ·{' '}
-            {c.gateway === 'sandbox' ? '沙箱' : '正式商户'}
+            {c.subTypeCode} · {c.gateway === 'sandbox' ? '沙箱' : '正式商户'} ·{' '}
+            {c.appTypes.map((a) => APP_TYPE_NAMES[a] ?? a).join('、')}
           </Typography.Text>
         </Space>
       ),
@@ -314,7 +319,13 @@ export default function PacksPage() {
           colProps={{ span: 12 }}
           rules={[{ required: true, max: 40 }]}
         />
-        <ProFormText name="configDesc" label="说明" colProps={{ span: 12 }} rules={[{ max: 100 }]} />
+        <ProFormText
+          name="configDesc"
+          label="说明"
+          colProps={{ span: 12 }}
+          tooltip="读者在套餐上看到的文字：改了价格或赠送，请一并改这里"
+          rules={[{ max: 100 }]}
+        />
         <ProFormDigit
           name="yuanAmount"
           label="价格（元）"
