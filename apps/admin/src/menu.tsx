@@ -4,6 +4,7 @@ import {
   CloudUploadOutlined,
   CustomerServiceOutlined,
   FundOutlined,
+  GiftOutlined,
   HomeOutlined,
   ProfileOutlined,
   TeamOutlined,
@@ -18,6 +19,7 @@ import {
   COMPLAINT_READERS,
   ORDER_READERS,
   OWNER_ONLY,
+  PACK_VIEWERS,
   READER_VIEWERS,
   REVENUE_READERS,
 } from './session.tsx';
@@ -54,6 +56,7 @@ export const MENU: MenuEntry[] = [
     ],
   },
   { path: '/revenue', name: '营收', icon: <FundOutlined />, roles: REVENUE_READERS },
+  { path: '/packs', name: '套餐与支付', icon: <GiftOutlined />, roles: PACK_VIEWERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
   {
     path: '/readers',

@@ -19,6 +19,10 @@ export const READER_VIEWERS: readonly Role[] = ['owner', 'finance', 'support'];
 /** Who adjusts a reader's coins and VIP days (the server's READER_VALUE_KEEPERS). */
 export const READER_VALUE_KEEPERS: readonly Role[] = ['owner', 'finance'];
 
+/** Who reads the packs and pay channels (the server's PACK_VIEWERS), and who edits them (PACK_KEEPERS). */
+export const PACK_VIEWERS: readonly Role[] = ['owner', 'finance', 'support'];
+export const PACK_KEEPERS: readonly Role[] = ['owner', 'finance'];
+
 interface Session {
   /** The signed-in operator; undefined until the me call answered. */
   operator: Operator | undefined;

@@ -60,10 +60,25 @@ export async function expectLedgerInvariants(db: Database) {
     db,
     sql`select o.order_no, o.status, coalesce(sum(t.amount), 0)::int as credited,
                case when o.status = 'paid' and o.purpose = 'coin' then o.item_count + o.present_count else 0 end as due
-        from pay_orders o left join ledger_transfers t on t.order_id = o.id
+        from pay_orders o left join ledger_transfers t on t.order_id = o.id and t.id not like 'first-pay:%'
         group by o.id
         having coalesce(sum(t.amount), 0) <>
                case when o.status = 'paid' and o.purpose = 'coin' then o.item_count + o.present_count else 0 end`,
   );
   expect(miscredited, 'paid coin orders credited exactly once, others not at all').toEqual([]);
+
+  // The first-recharge offer (`first-pay:{userId}`, once per reader by its id): the amount its order was made with,
+  // on a paid order of that reader.
+  const misoffered = await rows(
+    db,
+    sql`select t.id, t.amount, o.first_pay_bonus, o.status from ledger_transfers t
+        left join pay_orders o on o.id = t.order_id
+        where t.id like 'first-pay:%'
+          and (o.id is null or o.status <> 'paid' or t.amount <> o.first_pay_bonus
+               or t.id <> 'first-pay:' || o.user_id)`,
+  );
+  expect(
+    misoffered,
+    'a first-recharge offer is its paid order’s, at the amount the order was made with',
+  ).toEqual([]);
 }

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client.ts';
 import { seedDemoLibrary } from '../src/seed/index.ts';
 import { findBinaries, pgRoot, startPostgres } from './stack/postgres.ts';
+import { testLibrary } from './test-library.ts';
 
 /** The template databases' names; nothing connects to them after set-up (a template must have no sessions). */
 export const pgTemplates = { empty: 'yueman_template_empty', demo: 'yueman_template_demo' } as const;
@@ -20,7 +21,7 @@ async function makeTemplates(adminUrl: string) {
     url.pathname = `/${name}`;
     const { db, close } = await openDatabase({ kind: 'postgres', url: url.href, poolSize: 1 });
     try {
-      if (kind === 'demo') await seedDemoLibrary(db);
+      if (kind === 'demo') await seedDemoLibrary(db, testLibrary());
     } finally {
       await close();
     }

@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { pgliteOf } from '../src/db/backup.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { seedDemoLibrary } from '../src/seed/index.ts';
+import { testLibrary } from './test-library.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,7 +46,7 @@ export default async function setup(project: TestProject) {
   const { db, close } = await openDatabase({ kind: 'pglite-memory' });
   try {
     await writeFile(files.empty, await dump(db));
-    await seedDemoLibrary(db);
+    await seedDemoLibrary(db, testLibrary());
     await writeFile(files.demo, await dump(db));
   } finally {
     await close();

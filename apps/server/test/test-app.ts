@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import type { Database } from '../src/db/client.ts';
 import { demoDrawer, seedDemoLibrary } from '../src/seed/index.ts';
 import { createTestDatabase } from './test-database.ts';
+import { testLibrary } from './test-library.ts';
 
 export async function createTestApp(
   opts: {
@@ -26,7 +27,7 @@ export async function createTestApp(
   const database = opts.db
     ? { db: opts.db, close: async () => undefined }
     : await createTestDatabase({ demo: seed });
-  if (seed && opts.db) await seedDemoLibrary(database.db);
+  if (seed && opts.db) await seedDemoLibrary(database.db, testLibrary());
   const dataDir = await mkdtemp(path.join(tmpdir(), 'yueman-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, ...opts.env });
   // As main.ts does: the demo pictures are drawn when the demo library is on.

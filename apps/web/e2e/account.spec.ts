@@ -237,7 +237,7 @@ test('find account by the date and order number of a real sandbox payment, from 
   // The payer: a visitor who buys a coin pack through the sandbox cashier, which shows the order number.
   const payer = (await openAsVisitor(page, '/user')).userInfo;
   const pack = await payInSandbox(page, 'coin', 'account-pay-cashier');
-  const coins = pack.itemCount + pack.presentCount;
+  const coins = pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0);
   // Once the sandbox's notification is in, the account page reads the balance when it opens.
   await page.goto('/user');
   await expect(page.getByTestId('user-coins')).toHaveText(String(coins));

@@ -74,5 +74,8 @@ test('with Alipay configured, the reader pays at Alipay’s cashier and comes ba
   const saved = page.getByRole('dialog').filter({ hasText: '请保存账号' });
   await expect(saved.getByTestId('after-pay-order-no')).toHaveText(ORDER_NO, { timeout: 20_000 });
   await settledShot(page, 'alipay-after-pay');
-  await waitForUser(page, (u) => u.avaliableAmount === before + pack.itemCount + pack.presentCount);
+  await waitForUser(
+    page,
+    (u) => u.avaliableAmount === before + pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0),
+  );
 });

@@ -72,7 +72,8 @@ export async function payInSandbox(page: Page, type: 'coin' | 'vip', screenshot?
   const before = recharge.userInfo;
   await waitForUser(page, (u) =>
     type === 'coin'
-      ? u.avaliableAmount === before.avaliableAmount + pack.itemCount + pack.presentCount
+      ? u.avaliableAmount ===
+        before.avaliableAmount + pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0)
       : u.vipEndDate !== before.vipEndDate,
   );
   /** `paid`: the cents the cashier took (find-account asks for it). */

@@ -168,8 +168,9 @@ test('a new visitor tops up coins through the sandbox cashier, comes back, confi
   await saved.getByRole('button', { name: '我已保存' }).click();
   await expect(saved).toBeHidden();
 
-  // The credit (coins plus bonus) arrives by notification; then the account centre shows it.
-  const credited = before + pack.itemCount + pack.presentCount;
+  // The credit (coins, bonus, and the first-recharge offer the demo gives a new reader) arrives by notification;
+  // then the account centre shows it.
+  const credited = before + pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0);
   await waitForUser(page, (u) => u.avaliableAmount === credited);
   await page.reload();
   await expect(page.getByTestId('user-coins')).toHaveText(String(credited));
@@ -271,7 +272,10 @@ test.describe('inside the Android app shell', () => {
     await expect(page.locator('iframe')).toHaveCount(0);
     await page.getByRole('dialog').getByRole('button', { name: '遇到问题' }).click();
     await expect(page.getByTestId('after-pay-trouble')).toContainText('安卓客户端');
-    await waitForUser(page, (u) => u.avaliableAmount === pack.itemCount + pack.presentCount);
+    await waitForUser(
+      page,
+      (u) => u.avaliableAmount === pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0),
+    );
   });
 
   test('with the shell bridge present, the order is handed to it instead', async ({ page }) => {

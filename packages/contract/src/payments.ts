@@ -24,6 +24,11 @@ export const PayConfig = Type.Object({
   isDefault: Type.Union([Type.Literal('Y'), Type.Literal('N')]),
   isRecommend: Type.Union([Type.Literal('Y'), Type.Literal('N')]),
   initiatorCode: Type.String(),
+  /**
+   * The first-recharge offer this reader would get on this pack: extra coins on their first paid order. Only for
+   * readers who have never paid, while the offer runs; absent otherwise.
+   */
+  firstPayBonus: Type.Optional(Type.Integer()),
 });
 export type PayConfig = Static<typeof PayConfig>;
 

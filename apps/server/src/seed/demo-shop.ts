@@ -13,6 +13,13 @@ export interface DemoAd {
   imgPath: string;
   sort: number;
 }
+/** The demo's first-recharge offer on every coin pack. */
+export const DEMO_FIRST_PAY = {
+  firstPayBonus: 100,
+  firstPayStartsAt: new Date('2026-01-01T00:00:00+08:00'),
+  firstPayEndsAt: new Date('2031-01-01T00:00:00+08:00'),
+} as const;
+
 export interface DemoPayConfig {
   id: number;
   type: 'coin' | 'vip';
@@ -26,6 +33,10 @@ export interface DemoPayConfig {
   isDefault: boolean;
   isRecommend: boolean;
   sort: number;
+  /** The first-recharge offer: extra coins on a reader's first paid order, between these instants. */
+  firstPayBonus?: number;
+  firstPayStartsAt?: Date | null;
+  firstPayEndsAt?: Date | null;
 }
 export interface DemoPayChannel {
   subTypeCode: string;
@@ -64,6 +75,9 @@ export function demoShop(rng: RngLike, books: readonly { id: number; readCount: 
 
   const coin = (amount: number, present: number, extra: Partial<DemoPayConfig> = {}) => ({
     type: 'coin' as const,
+    // What the carousel's recharge ad promises (新用户首充送 100 阅币): 100 coins more on a reader's first paid
+    // order of any coin pack, through 2030 (China time); the console changes or ends it.
+    ...DEMO_FIRST_PAY,
     amountLevel: amount,
     itemCount: amount,
     presentCount: present,

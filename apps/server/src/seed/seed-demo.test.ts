@@ -204,8 +204,20 @@ describeDb(`seedDemoLibrary (${dbKind})`, () => {
     for (const [i, ad] of shown.entries()) {
       const words = AD_WORDS[ad.id - 1] ?? AD_WORDS[0];
       const said = `${words.headline} ${words.sub} ${words.cta}`;
-      // No first-recharge bonus exists, nor a sign-in reward or a recharge discount.
-      expect(said).not.toMatch(/首充|新用户|签到|折|限时|领取/);
+      // No sign-in reward or recharge discount exists.
+      expect(said).not.toMatch(/签到|折|限时|领取/);
+      // A first-recharge offer named is one every coin pack gives, running now, on the ad that opens the recharge centre.
+      for (const [, bonus] of said.matchAll(/首充送 ?(\d+) ?阅币/g)) {
+        expect(ad.jumpType, `ad ${i + 1}`).toBe(3);
+        const now = new Date();
+        for (const p of packs.filter((p) => p.type === 'coin')) {
+          expect(p.firstPayBonus).toBe(Number(bonus));
+          expect(
+            p.firstPayStartsAt && p.firstPayStartsAt <= now && p.firstPayEndsAt && now < p.firstPayEndsAt,
+          ).toBe(true);
+        }
+      }
+      if (!/首充送/.test(said)) expect(said).not.toMatch(/首充|新用户/);
       // A bonus named is one a pack gives, on the ad that opens the recharge centre.
       for (const [, yuan, bonus] of said.matchAll(/充(\d+)元加赠(\d+)阅币/g)) {
         expect(ad.jumpType, `ad ${i + 1}`).toBe(3);

@@ -1252,6 +1252,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 充值套餐（阅币、VIP）与支付渠道，按顺序 */
+        get: operations["adminPacksAndChannels"];
+        put?: never;
+        /** 新增充值套餐（只影响新订单） */
+        post: operations["adminAddPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/packs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 修改充值套餐：价格、阅币、赠送、VIP 天数、顺序、推荐、上下架、首充加赠（只影响新订单） */
+        post: operations["adminEditPack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pay-channels/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 修改支付渠道：开关、折扣、推广渠道、顺序（只影响新订单） */
+        post: operations["adminEditChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/common/info/v2/{branchId}": {
         parameters: {
             query?: never;
@@ -7006,6 +7058,7 @@ export interface operations {
                                 isDefault: "Y" | "N";
                                 isRecommend: "Y" | "N";
                                 initiatorCode: string;
+                                firstPayBonus?: number;
                             }[];
                             subTypes: {
                                 subTypeCode: string;
@@ -7906,6 +7959,415 @@ export interface operations {
                                 /** Format: date-time */
                                 createdAt: string;
                             };
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminPacksAndChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            packs: {
+                                id: number;
+                                type: "coin" | "vip";
+                                amountLevel: number;
+                                itemCount: number;
+                                presentCount: number;
+                                title: string;
+                                configDesc: string;
+                                isDefault: boolean;
+                                isRecommend: boolean;
+                                initiatorCode: string;
+                                sort: number;
+                                active: boolean;
+                                firstPayBonus: number;
+                                /** Format: date-time */
+                                firstPayStartsAt: string | null;
+                                /** Format: date-time */
+                                firstPayEndsAt: string | null;
+                            }[];
+                            channels: {
+                                subTypeCode: string;
+                                superiorCode: string;
+                                subTypeDesc: string;
+                                initiatorCode: string;
+                                discountPercent: number;
+                                appTypes: string[];
+                                gateway: string;
+                                sort: number;
+                                active: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
+    adminAddPack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: "coin" | "vip";
+                    amountLevel: number;
+                    itemCount: number;
+                    presentCount: number;
+                    title: string;
+                    configDesc: string;
+                    isRecommend: boolean;
+                    initiatorCode: string;
+                    sort: number;
+                    active: boolean;
+                    firstPayBonus: number;
+                    /** Format: date-time */
+                    firstPayStartsAt: string | null;
+                    /** Format: date-time */
+                    firstPayEndsAt: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            id: number;
+                            type: "coin" | "vip";
+                            amountLevel: number;
+                            itemCount: number;
+                            presentCount: number;
+                            title: string;
+                            configDesc: string;
+                            isDefault: boolean;
+                            isRecommend: boolean;
+                            initiatorCode: string;
+                            sort: number;
+                            active: boolean;
+                            firstPayBonus: number;
+                            /** Format: date-time */
+                            firstPayStartsAt: string | null;
+                            /** Format: date-time */
+                            firstPayEndsAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminEditPack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amountLevel: number;
+                    itemCount: number;
+                    presentCount: number;
+                    title: string;
+                    configDesc: string;
+                    isRecommend: boolean;
+                    initiatorCode: string;
+                    sort: number;
+                    active: boolean;
+                    firstPayBonus: number;
+                    /** Format: date-time */
+                    firstPayStartsAt: string | null;
+                    /** Format: date-time */
+                    firstPayEndsAt: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            id: number;
+                            type: "coin" | "vip";
+                            amountLevel: number;
+                            itemCount: number;
+                            presentCount: number;
+                            title: string;
+                            configDesc: string;
+                            isDefault: boolean;
+                            isRecommend: boolean;
+                            initiatorCode: string;
+                            sort: number;
+                            active: boolean;
+                            firstPayBonus: number;
+                            /** Format: date-time */
+                            firstPayStartsAt: string | null;
+                            /** Format: date-time */
+                            firstPayEndsAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminEditChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                    discountPercent: number;
+                    initiatorCode: string;
+                    sort: number;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            subTypeCode: string;
+                            superiorCode: string;
+                            subTypeDesc: string;
+                            initiatorCode: string;
+                            discountPercent: number;
+                            appTypes: string[];
+                            gateway: string;
+                            sort: number;
+                            active: boolean;
                         };
                     };
                 };

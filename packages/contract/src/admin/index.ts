@@ -5,6 +5,7 @@ import { booksRoutes } from './books.ts';
 import { homeRoutes } from './home.ts';
 import { importsRoutes } from './imports.ts';
 import { ordersRoutes } from './orders.ts';
+import { packsRoutes } from './packs.ts';
 import { readerCareRoutes, readersRoutes } from './readers.ts';
 import { sessionRoutes } from './session.ts';
 import { supportRoutes } from './support.ts';
@@ -15,6 +16,7 @@ export * from './common.ts';
 export * from './home.ts';
 export * from './imports.ts';
 export * from './orders.ts';
+export * from './packs.ts';
 export * from './readers.ts';
 export * from './session.ts';
 export * from './support.ts';
@@ -29,6 +31,7 @@ export const adminRoutes = {
   ...supportRoutes,
   ...readersRoutes,
   ...readerCareRoutes,
+  ...packsRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

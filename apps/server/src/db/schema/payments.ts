@@ -18,8 +18,13 @@ export const payConfigs = pgTable(
     initiatorCode: text().notNull().default('default'),
     sort: integer().notNull().default(0),
     active: boolean().notNull().default(true),
+    // The first-recharge offer: extra coins on a reader's first paid order of this pack, between these instants.
+    firstPayBonus: integer().notNull().default(0),
+    firstPayStartsAt: timestamp({ withTimezone: true }),
+    firstPayEndsAt: timestamp({ withTimezone: true }),
   },
   (t) => [
+    check('pay_configs_first_pay', sql`${t.firstPayBonus} >= 0`),
     check('pay_configs_type', sql`${t.type} in ('coin', 'vip')`),
     check('pay_configs_amounts', sql`${t.amountLevel} > 0 and ${t.itemCount} > 0 and ${t.presentCount} >= 0`),
   ],
@@ -75,6 +80,9 @@ export const payOrders = pgTable(
     // Coins or VIP days, and bonus coins, as they were when the order was made.
     itemCount: integer().notNull(),
     presentCount: integer().notNull().default(0),
+    // The first-recharge offer's extra coins as offered when the order was made (0: none); credited only if this
+    // is the reader's first paid order.
+    firstPayBonus: integer().notNull().default(0),
     // created -> paid, created -> expired -> paid (a late payment is still credited), created -> cancelled
     status: text().notNull().default('created'),
     gatewayTradeNo: text(),

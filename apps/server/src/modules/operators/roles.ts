@@ -30,5 +30,10 @@ export const READER_VIEWERS: readonly OperatorRole[] = ['owner', 'finance', 'sup
 /** A reader's coins and VIP days (grant or take back, audited, with a reason): owners and finance. */
 export const READER_VALUE_KEEPERS: readonly OperatorRole[] = ['owner', 'finance'];
 
+/** The recharge centre's packs and pay channels, with the first-recharge offer (audited): owners and finance edit. */
+export const PACK_KEEPERS: readonly OperatorRole[] = ['owner', 'finance'];
+/** Reading the packs and channels: also customer service (a reader asking what a pack gives or what they paid). */
+export const PACK_VIEWERS: readonly OperatorRole[] = ['owner', 'finance', 'support'];
+
 export const isRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);

@@ -6,6 +6,7 @@ import { createAlipayGateway } from './gateways/alipay.gateway.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
 import { ordersConsoleRoutes } from './orders.console.routes.ts';
+import { packsConsoleRoutes } from './packs.console.routes.ts';
 import type { PaymentsPort } from './payments.port.ts';
 import { createPaymentsRepository } from './payments.repository.ts';
 import { paymentsRoutes } from './payments.routes.ts';
@@ -94,6 +95,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     refunds: { ...deps, audit: (q, entry) => ctx.ports.operators.audit(q, entry) },
     readerIdsMatching: (text, field, limit) => ctx.ports.users.readerIdsMatching(text, field, limit),
   });
+  await packsConsoleRoutes(app, { db: ctx.db, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
   return {
     payerOf: deps.repo.payerOf,
     expireStaleOrders: (now) => expireStaleOrders(deps, { now }),

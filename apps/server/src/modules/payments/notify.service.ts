@@ -108,7 +108,9 @@ export async function settlePayment(
       },
       tx,
     );
-    await deps.wallet.creditPaidOrder(tx, row);
+    // The first-recharge offer the order was made with: only on the reader's first paid order.
+    const firstPay = row.firstPayBonus > 0 && (await deps.repo.isFirstPaid(tx, row.userId, row.id));
+    await deps.wallet.creditPaidOrder(tx, { ...row, firstPayBonus: firstPay ? row.firstPayBonus : 0 });
     return { credited: true, before } as const;
   });
 

@@ -23,3 +23,10 @@ export const gatewayCannotRefund = () =>
 export const gatewayRefundsItself = () => badRequest('该订单可以原路退款，不能标记线下已退款');
 export const refundTooLarge = (left: number) =>
   badRequest(`退款金额超过可退金额（还可退 ${(left / 100).toFixed(2)} 元）`, 'amount');
+
+// The console's packs and channels.
+export const packNotFound = () => notFound('套餐不存在');
+export const payChannelNotFound = () => notFound('支付渠道不存在');
+export const offerWindowInvalid = () =>
+  badRequest('首充加赠需要同时填写开始和结束时间，且结束晚于开始', 'firstPayEndsAt');
+export const vipPackWithBonus = () => badRequest('VIP 套餐没有赠送阅币，请把赠送填 0', 'presentCount');

@@ -13,6 +13,8 @@ export const PAYABLE_STATUSES = ['created', 'expired', 'cancelled'];
 
 /** First key of the advisory lock that serialises one user's pay applies (the second is the user id). */
 const APPLY_LOCK = 7_140_001;
+/** First key of the advisory lock that serialises the settling of one user's first-recharge offers. */
+const FIRST_PAY_LOCK = 7_140_002;
 
 export function createPaymentsRepository(db: Database) {
   return {
@@ -77,6 +79,33 @@ export function createPaymentsRepository(db: Database) {
           .values({ orderId: order.id, toStatus: 'created', source: 'apply', detail });
         return { order, reused: false };
       });
+    },
+
+    /** Whether the user has ever paid an order (a refunded one counts): the first-recharge offer is for those who have not. */
+    async hasPaid(userId: number, q: Queryable = db) {
+      const [row] = await q
+        .select({ id: payOrders.id })
+        .from(payOrders)
+        .where(and(eq(payOrders.userId, userId), eq(payOrders.status, 'paid')))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /**
+     * Inside the transaction that marked `orderId` paid: whether it is the user's first paid order. The user's
+     * advisory lock makes two orders paid at once take turns, so the second sees the first (READ COMMITTED: each
+     * statement sees what committed before it).
+     */
+    async isFirstPaid(tx: Queryable, userId: number, orderId: number) {
+      await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_PAY_LOCK}, ${userId})`);
+      const [other] = await tx
+        .select({ id: payOrders.id })
+        .from(payOrders)
+        .where(
+          and(eq(payOrders.userId, userId), eq(payOrders.status, 'paid'), sql`${payOrders.id} <> ${orderId}`),
+        )
+        .limit(1);
+      return other === undefined;
     },
 
     /** The user's most recently paid order, or undefined. */

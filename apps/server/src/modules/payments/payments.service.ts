@@ -54,6 +54,19 @@ export const notifyPath = (channel: string) => `/api/pay/notify/${encodeURICompo
 
 const yesNo = (flag: boolean) => (flag ? 'Y' : 'N');
 
+/** The first-recharge offer's extra coins on this pack at `now` (0 when it has none or it is not running). */
+export const firstPayOffer = (
+  pack: Pick<PayPack, 'firstPayBonus' | 'firstPayStartsAt' | 'firstPayEndsAt'>,
+  now: Date,
+) =>
+  pack.firstPayBonus > 0 &&
+  pack.firstPayStartsAt !== null &&
+  pack.firstPayEndsAt !== null &&
+  pack.firstPayStartsAt <= now &&
+  now < pack.firstPayEndsAt
+    ? pack.firstPayBonus
+    : 0;
+
 /**
  * The gateway that takes this client's payments on this channel, or why none does: not installed (or not for this
  * client: the sandbox from another machine), or not inside WeChat's own browser. Inside WeChat only WeChat Pay's
@@ -83,11 +96,13 @@ export async function rechargeCentre(
     clientIp,
   }: { userId: number; appType?: string; inWechat?: boolean; clientIp: string },
 ): Promise<RechargeResponse> {
-  const [info, packs, channels] = await Promise.all([
+  const [info, packs, channels, paidBefore] = await Promise.all([
     deps.users.userInfo(userId),
     deps.repo.activePacks(),
     deps.repo.channelsFor(appType),
+    deps.repo.hasPaid(userId),
   ]);
+  const now = new Date();
   const payConfigs: PayConfig[] = packs.map((p) => ({
     id: p.id,
     type: p.type as PayConfig['type'],
@@ -99,6 +114,8 @@ export async function rechargeCentre(
     isDefault: yesNo(p.isDefault),
     isRecommend: yesNo(p.isRecommend),
     initiatorCode: p.initiatorCode,
+    // The first-recharge offer, to readers who have never paid (the server decides; the page only shows it).
+    ...(!paidBefore && firstPayOffer(p, now) > 0 ? { firstPayBonus: firstPayOffer(p, now) } : {}),
   }));
   // A channel no gateway would take this reader's payment on (not installed, not for this client, not inside
   // WeChat's own browser when the reader is there) is not offered.
@@ -177,6 +194,8 @@ export async function applyForPayment(
   if (!user) throw unauthorized();
   if (user.blocked) throw accountBlocked();
   const now = new Date();
+  const offer = firstPayOffer(pack, now);
+  const firstPayBonus = offer > 0 && !(await deps.repo.hasPaid(input.sessionUserId)) ? offer : 0;
   const returnUrl = safeReturnUrl(input.returnUrl, deps.publicOrigin);
   const { order, reused } = await deps.repo.createOrderOnce(
     {
@@ -190,6 +209,7 @@ export async function applyForPayment(
       payAmount,
       itemCount: pack.itemCount,
       presentCount: pack.type === 'coin' ? pack.presentCount : 0,
+      firstPayBonus,
       // Browsers navigating here send no x-trace-id: the account's visitor id stands in (find-account uses it).
       traceId: input.traceId ?? user.visitorId,
       clientIp: input.clientIp,

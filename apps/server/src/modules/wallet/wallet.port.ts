@@ -11,6 +11,8 @@ export interface PaidOrder {
   itemCount: number;
   /** Bonus coins of a coin pack. */
   presentCount: number;
+  /** The first-recharge offer's extra coins, when this is the reader's first paid order (else 0 or absent). */
+  firstPayBonus?: number;
 }
 
 /** What other modules may ask of the wallet: coins, chapters owned, and crediting a paid order. */

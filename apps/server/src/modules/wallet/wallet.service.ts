@@ -109,11 +109,20 @@ export async function creditPaidOrder(
   { repo }: WalletDeps,
   { tx, order }: { tx: Queryable; order: PaidOrder },
 ) {
+  const base = { userId: order.userId, orderId: order.id, memo: order.orderNo };
+  if (order.firstPayBonus && order.firstPayBonus > 0) {
+    // Once per reader whatever the order: the id is the reader's, so a second first payment collides here.
+    const offer = {
+      transferId: `first-pay:${order.userId}`,
+      kind: 'bonus' as const,
+      amount: order.firstPayBonus,
+    };
+    await repo.credit(tx, { ...base, ...offer }, 'system:bonus');
+  }
   if (order.purpose === 'vip') {
     await repo.extendVip(tx, order.userId, order.itemCount);
     return;
   }
-  const base = { userId: order.userId, orderId: order.id, memo: order.orderNo };
   const coins = {
     transferId: `order:${order.orderNo}:coins`,
     kind: 'recharge' as const,

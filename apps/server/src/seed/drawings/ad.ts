@@ -5,11 +5,12 @@ import { el, svgDoc, text } from './svg.ts';
 /**
  * The demo carousel's words, one per ad of demoShop in its order (a book, the recharge centre, a book, the 大咖 list,
  * the external event page, a book, the categories): each says what its ad opens and promises only what the demo
- * gives (the first three chapters of every demo book are free; the packs' bonuses are demoShop's).
+ * gives (the first three chapters of every demo book are free; the packs' bonuses and the first-recharge offer of
+ * 100 coins are demoShop's).
  */
 export const AD_WORDS = [
   { headline: '人气连载 前三话免费', sub: '精选好书 · 点开就能看', cta: '去看看' },
-  { headline: '充值阅币 多充多送', sub: '充50元加赠800阅币', cta: '去充值' },
+  { headline: '新用户首充送 100 阅币', sub: '充50元加赠800阅币', cta: '去充值' },
   { headline: '热门新作 抢先看', sub: '人气作者 · 精彩连载', cta: '去看看' },
   { headline: '大咖力作 一网打尽', sub: '口碑大作 · 精选推荐', cta: '去看看' },
   { headline: '阅漫秋季活动', sub: '活动详情请见活动页', cta: '了解详情' },
