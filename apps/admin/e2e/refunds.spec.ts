@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { addOperator, apiData, expect, logIn, shot, test } from './fixtures.ts';
 import { port } from './server-env.ts';
 
-// Refunds, completed (issue 25): a reader buys coins through the sandbox recharge flow (pay apply, the cashier's
+// Refunds, completed: a reader buys coins through the sandbox recharge flow (pay apply, the cashier's
 // confirm, the sandbox's signed notification), spends nothing, and finance refunds the whole order through the
 // sandbox taking the coins back: the reader's balance and the order's story change.
 

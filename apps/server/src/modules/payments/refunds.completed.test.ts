@@ -1,4 +1,4 @@
-// Refunds, completed (issue 25): a sandbox order refunded from the console with its coins taken back (only what is
+// Refunds, completed: a sandbox order refunded from the console with its coins taken back (only what is
 // unspent, once) or kept, the roles, and the races: a double click, two request ids at once for the whole amount.
 import { randomUUID } from 'node:crypto';
 import { and, eq, like } from 'drizzle-orm';
