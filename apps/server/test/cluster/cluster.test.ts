@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { behindTransactionPooler } from '../../src/db/client.ts';
 import { giveCoins, newBook } from '../../src/modules/wallet/wallet-test-kit.ts';
+import { DEMO_FIRST_PAY } from '../../src/seed/demo-shop.ts';
 import { rowsOf } from '../../src/shared/rows.ts';
 import { expectLedgerInvariants } from '../ledger-invariants.ts';
 import { type ClusterServer, counter, type Stack, startStack } from './stack.ts';
@@ -86,9 +87,11 @@ describe('three servers behind nginx, one database through pgbouncer, one object
     expect(cashier.startsWith(stack.balancer.base)).toBe(true);
     const confirmed = await fetch(`${cashier}/confirm`, { method: 'POST', redirect: 'manual' });
     expect(confirmed.status).toBe(302);
-    // The sandbox's signed notification is delivered by whichever server runs the notifier.
+    // The sandbox's signed notification is delivered by whichever server runs the notifier: 600 coins, and the demo
+    // library's first-recharge offer of 100 on a reader's first paid order.
+    const credited = 600 + DEMO_FIRST_PAY.firstPayBonus;
     await until('the payment credited, seen on C', async () =>
-      (await coinsOf(C.base, reader)) === 600 ? true : undefined,
+      (await coinsOf(C.base, reader)) === credited ? true : undefined,
     );
 
     const [chapter] = await rows<{ id: number; bookId: number; number: number; price: number }>(sql`
@@ -111,7 +114,7 @@ describe('three servers behind nginx, one database through pgbouncer, one object
       expect(page.status, pic).toBe(200);
       expect(page.headers.get('content-type')).toBe('image/webp');
     }
-    expect(await coinsOf(A.base, reader)).toBe(600 - chapter.price);
+    expect(await coinsOf(A.base, reader)).toBe(credited - chapter.price);
   });
 
   it('nginx answers a list and a page image the second time from its cache, never a personal call or a refusal', async () => {
