@@ -93,6 +93,10 @@ test('inside WeChat the reader pays with WeChat Pay (JSAPI) and comes back to th
   const saved = page.getByRole('dialog').filter({ hasText: '请保存账号' });
   await expect(saved.getByTestId('after-pay-order-no')).toHaveText(ORDER_NO, { timeout: 20_000 });
   await settledShot(page, 'wechat-after-pay');
-  await waitForUser(page, (u) => u.avaliableAmount === before + pack.itemCount + pack.presentCount);
+  // A new reader's first paid order: the demo's first-recharge offer comes on top.
+  await waitForUser(
+    page,
+    (u) => u.avaliableAmount === before + pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0),
+  );
   expect(gateways.wechatPay.bridgeCalls().map((c) => c.errMsg)).toEqual(['get_brand_wcpay_request:ok']);
 });
