@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import { payChannels, payConfigs, payOrderEvents, payOrders, payRefunds } from '../../db/schema/index.ts';
+import {
+  ledgerTransfers,
+  payChannels,
+  payConfigs,
+  payOrderEvents,
+  payOrders,
+  payRefunds,
+} from '../../db/schema/index.ts';
 import { one, rowsOf } from '../../shared/rows.ts';
 
 export type PayOrder = typeof payOrders.$inferSelect;
@@ -281,11 +288,16 @@ export function createPaymentsRepository(db: Database) {
           if (first) await act.vip(tx, order, order.itemCount);
           detail = first ? `会员提前结束 ${order.itemCount} 天` : '会员天数已在此前的退款中扣回';
         } else if (refund.coins === 'take') {
-          taken = await act.coins(
-            tx,
-            order,
-            order.itemCount + order.presentCount - Number(others?.coins ?? 0),
-          );
+          // The first-recharge offer this order brought goes back with it: a refunded first payment must not
+          // leave the reader the offer's coins for nothing (pay, take the offer, refund, keep it).
+          const [offer] = await tx
+            .select({ id: ledgerTransfers.id })
+            .from(ledgerTransfers)
+            .where(
+              and(eq(ledgerTransfers.id, `first-pay:${order.userId}`), eq(ledgerTransfers.orderId, order.id)),
+            );
+          const brought = order.itemCount + order.presentCount + (offer ? order.firstPayBonus : 0);
+          taken = await act.coins(tx, order, brought - Number(others?.coins ?? 0));
           detail = `收回 ${taken} 阅币`;
         } else detail = '保留阅币';
         await tx.update(payRefunds).set({ coinsTaken: taken }).where(eq(payRefunds.id, refund.id));

@@ -11,6 +11,7 @@ import { registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
 import {
   auditLog,
   ledgerTransfers,
+  payConfigs,
   payOrderEvents,
   payOrders,
   payRefunds,
@@ -131,6 +132,29 @@ describeDb('refunds, completed', () => {
     ]);
     const story = await admin('finance', 'GET', `/api/admin/orders/${order.orderNo}`);
     expect(story.json().data.refunds).toMatchObject([{ refundNo, coins: 'take', coinsTaken: 450 }]);
+  });
+
+  it('takes back the first-recharge offer the refunded order brought (pay, take the offer, refund: nothing kept)', async () => {
+    const window = {
+      firstPayBonus: 100,
+      firstPayStartsAt: new Date(Date.now() - 3_600_000),
+      firstPayEndsAt: new Date(Date.now() + 3_600_000),
+    };
+    await t.db.update(payConfigs).set(window).where(eq(payConfigs.id, demo.coin600.payPurposeId));
+    try {
+      const reader = await registerVisitor(t);
+      const order = await paidSandboxOrder(reader);
+      expect(await balanceOf(t.db, reader.userId)).toBe(600 + 100);
+      const res = await refund('finance', order.orderNo, { requestId: randomUUID(), coins: 'take' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.refund).toMatchObject({ state: 'success', coinsTaken: 700 });
+      expect(await balanceOf(t.db, reader.userId)).toBe(0);
+    } finally {
+      await t.db
+        .update(payConfigs)
+        .set({ firstPayBonus: 0, firstPayStartsAt: null, firstPayEndsAt: null })
+        .where(eq(payConfigs.id, demo.coin600.payPurposeId));
+    }
   });
 
   it('two request ids at once for the whole amount: one refund, coins taken once; keep leaves the coins', async () => {
