@@ -15,6 +15,7 @@ interface Recharge {
     amountLevel: number;
     itemCount: number;
     presentCount: number;
+    firstPayBonus?: number;
   }[];
   subTypes: { subTypeCode: string; discount: number }[];
 }
