@@ -39,9 +39,13 @@ function landingChunks(): Plugin {
           visit(screen);
           return [...files].map((f) => `/${f}`);
         };
-        const list = Object.fromEntries(
-          Object.entries(LANDING_SCREENS).map(([screen, source]) => [screen, filesOf(source)]),
-        );
+        const list = {
+          // React's renderer, which src/main.tsx loads in a step of its own: asked for on every page.
+          boot: filesOf('node_modules/react-dom/client.js'),
+          ...Object.fromEntries(
+            Object.entries(LANDING_SCREENS).map(([screen, source]) => [screen, filesOf(source)]),
+          ),
+        };
         const withList = html.replace('/* landing chunks */ {}', JSON.stringify(list));
         return startAfterFirstPaint(inlineMainStyleSheet(withList, ctx.bundle ?? {}));
       },

@@ -255,8 +255,9 @@ test("home leaves the other screens' code alone while it loads, and the reader's
 
 test('every screen draws its frame and placeholders while its code loads', async ({ page }) => {
   const code = gate();
-  // Every chunk but the entry waits: each screen stays on its skeleton.
-  await page.route(/\/assets\/(?!index-)[^/]+\.js$/, code.hold(true));
+  // Every chunk but the entry and React's renderer (its own chunk, client-*.js) waits: each screen stays on its
+  // skeleton.
+  await page.route(/\/assets\/(?!index-|client-)[^/]+\.js$/, code.hold(true));
   await openAsVisitor(page, '/index');
   for (const [name, path] of [
     ['home', '/home'],

@@ -97,7 +97,7 @@ test('a page on its way shows its number and a spinner in its own box; a failed 
   await expect(page.locator('.reader-top')).toHaveAttribute('class', menus ?? '');
 });
 
-// index.html asks for a landing screen's chunks beside the main bundle (vite.config.ts, landingChunks): without them
+// index.html asks for a landing screen's chunks and React's renderer beside the main bundle (vite.config.ts, landingChunks): without them
 // the screen's code is asked for only once the bundle has run, a round trip later on a slow link (the reader's list
 // was once empty: its chunk has no facade module).
 test('a landing screen’s code is asked for with the main bundle, not after it has run', async ({ page }) => {
@@ -116,10 +116,16 @@ test('a landing screen’s code is asked for with the main bundle, not after it 
         const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
         const at = (part: string | undefined) =>
           part ? entries.find((e) => e.name.includes(part)) : undefined;
-        return { mainEnd: at(main)?.responseEnd, screenStart: at(`/assets/${screen}`)?.startTime };
+        return {
+          mainEnd: at(main)?.responseEnd,
+          screenStart: at(`/assets/${screen}`)?.startTime,
+          // React's renderer, which main.tsx loads in a step of its own (Rollup names its chunk after client.js).
+          rendererStart: at('/assets/client-')?.startTime,
+        };
       }, prefix);
     await expect.poll(async () => (await timing()).screenStart, { message: path }).toBeGreaterThan(0);
-    const { mainEnd, screenStart } = await timing();
+    const { mainEnd, screenStart, rendererStart } = await timing();
     expect(screenStart, path).toBeLessThan(mainEnd ?? 0);
+    expect(rendererStart, `${path}: React's renderer`).toBeLessThan(mainEnd ?? 0);
   }
 });

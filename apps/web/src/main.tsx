@@ -9,25 +9,32 @@ import './components/ad-carousel.css';
 import './features/book/book-hero.css';
 import './features/reader/reader-frame.css';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { setRenderer } from './app/react-root.ts';
 import { firstScreenReady } from './app/routes.tsx';
 import { registerServiceWorker } from './pwa/register.ts';
 
-const root = document.getElementById('root');
-if (root) {
+/**
+ * React's renderer is evaluated in a task of its own, after the app's modules: one module graph runs in one task, and
+ * the whole of it at once was the largest blocking task of every landing page (~100 ms at 4x CPU). index.html asks
+ * for the renderer's chunk beside the main bundle (vite.config.ts, the "boot" list), so this waits for no network.
+ */
+async function start(root: HTMLElement) {
+  const [{ createRoot }] = await Promise.all([import('react-dom/client'), firstScreenReady()]);
+  setRenderer(createRoot);
   // The first render as a transition: React builds the screen in slices of a few milliseconds, so a slow phone's
   // main thread is never held for the whole tree at once (one task of ~150 ms at 4x CPU otherwise).
-  void firstScreenReady().then(() =>
-    startTransition(() =>
-      createRoot(root).render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      ),
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
     ),
   );
 }
+
+const root = document.getElementById('root');
+if (root) void start(root);
 
 // Offline re-reading and installing (docs/decisions.md): the service worker, once the page has loaded.
 registerServiceWorker();

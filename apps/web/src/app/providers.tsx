@@ -1,13 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { unstableSetRender } from 'antd-mobile';
 import type { ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
+import { makeRoot } from './react-root.ts';
 
 // antd-mobile 5 renders Toast, Dialog and Modal with the legacy ReactDOM.render, which React 19 removed:
 // without this, Toast.show() renders nothing (ARCHITECTURE.md).
 unstableSetRender((node, container) => {
   const holder = container as Element & { __ymRoot?: Root };
-  holder.__ymRoot ??= createRoot(container);
+  holder.__ymRoot ??= makeRoot(container);
   holder.__ymRoot.render(node);
   return async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
+import { makeRoot } from '../app/react-root.ts';
 
 // antd-mobile 5 draws Toast, Dialog and Modal through rc-util's `render`, written for ReactDOM.render, which React 19
 // removed; app/providers.tsx replaces it with `unstableSetRender` before anything is shown. That unused default still
@@ -11,7 +12,7 @@ const roots = new WeakMap<Element, Root>();
 export function render(node: ReactElement, container: Element) {
   let root = roots.get(container);
   if (!root) {
-    root = createRoot(container);
+    root = makeRoot(container);
     roots.set(container, root);
   }
   root.render(node);
