@@ -50,11 +50,20 @@ export async function expectLedgerInvariants(db: Database) {
   const unpaid = await rows(
     db,
     sql`select p.user_id, p.chapter_id from chapter_purchases p
-        where p.price > 0 and not exists (
+        where p.price > 0 and p.bundle_id is null and not exists (
           select 1 from ledger_transfers t
           where t.id = 'purchase:' || p.user_id || ':' || p.chapter_id and t.amount = p.price)`,
   );
   expect(unpaid, 'every priced purchase was paid once').toEqual([]);
+
+  // A bundle: one transfer of its reader, the shares of its purchase rows summing to it.
+  const misbundled = await rows(
+    db,
+    sql`select t.id from ledger_transfers t join chapter_purchases p on p.bundle_id = t.id
+        group by t.id having sum(p.price) <> t.amount or bool_or(p.user_id <> t.user_id)
+          or bool_or(t.kind <> 'purchase')`,
+  );
+  expect(misbundled, 'every bundle was paid once, its shares summing to its transfer').toEqual([]);
 
   const miscredited = await rows(
     db,

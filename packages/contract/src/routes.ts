@@ -52,8 +52,8 @@ import {
   ConsumptionPage,
   ConsumptionQuery,
   TicketList,
-  Unlock,
   UnlockChapterBody,
+  UnlockResult,
 } from './wallet.ts';
 
 export type Method = 'GET' | 'POST';
@@ -281,11 +281,11 @@ export const routes = {
   unlockChapter: route({
     ...routePaths.unlockChapter,
     tag: 'money',
-    summary: '解锁章节：阅币、等就免费、阅读券（不可用时 code 999 附可用方式）',
+    summary: '解锁章节：阅币、等就免费、阅读券、打包购买（不可用时 code 999 附可用方式）',
     body: UnlockChapterBody,
     session: 'required',
     refusals: [404],
-    data: Unlock,
+    data: UnlockResult,
   }),
   tickets: route({
     ...routePaths.tickets,

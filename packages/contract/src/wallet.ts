@@ -73,13 +73,27 @@ export const Unlock = Type.Object({
   endsAt: Type.Union([Type.Integer(), Type.Null()]),
 });
 export type Unlock = Static<typeof Unlock>;
+/** What `by: bundle` bought: one unlock per chapter, the coins charged and what they saved. */
+export const BundleUnlock = Type.Object({
+  list: Type.Array(Unlock),
+  price: Type.Integer(),
+  saves: Type.Integer(),
+});
+export type BundleUnlock = Static<typeof BundleUnlock>;
+/** The answer of chapter/unlock: the unlock, or for `by: bundle` the list. */
+export const UnlockResult = Type.Union([Unlock, BundleUnlock]);
+export type UnlockResult = Static<typeof UnlockResult>;
 /** What a locked chapter offers (the data of code 999 on chapter/unlock). */
 export const UnlockOptions = Type.Object({
   coins: Type.Object({ price: Type.Integer(), balance: Type.Integer() }),
   /** null when the book has no wait-for-free or the chapter is early access; readyAt at or before now: usable. */
   waitFree: Type.Union([Type.Object({ readyAt: Type.Integer(), rentalHours: Type.Integer() }), Type.Null()]),
   tickets: Type.Object({ usable: Type.Integer(), nextExpiresAt: Type.Union([Type.Integer(), Type.Null()]) }),
-  bundle: Type.Union([Type.Object({ price: Type.Integer(), chapters: Type.Integer() }), Type.Null()]),
+  /** Buy all remaining priced chapters: the bundle price, how many, and the coins it saves against buying each. */
+  bundle: Type.Union([
+    Type.Object({ price: Type.Integer(), chapters: Type.Integer(), saves: Type.Integer() }),
+    Type.Null(),
+  ]),
   earlyAccess: Type.Boolean(),
 });
 export type UnlockOptions = Static<typeof UnlockOptions>;

@@ -94,8 +94,10 @@ export const chapterPurchases = pgTable(
     chapterId: integer()
       .notNull()
       .references(() => chapters.id, { onDelete: 'restrict' }),
-    // What was charged (0 when the chapter was free for this reader); the transfer is purchase:{userId}:{chapterId}.
+    // What was charged (0 when the chapter was free for this reader); the transfer is purchase:{userId}:{chapterId},
+    // or, for a chapter bought in a bundle, bundleId (its share of the bundle's one transfer).
     price: integer().notNull(),
+    bundleId: text().references(() => ledgerTransfers.id, { onDelete: 'restrict' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

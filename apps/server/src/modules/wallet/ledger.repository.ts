@@ -104,13 +104,19 @@ export function createLedgerRepository(db: Database) {
     )
     .prepare(statementName(db, 'ledger_buy_chapter'));
 
-  /** Whether the user owns the chapter now, and their balance now: a fresh statement, a fresh snapshot. */
+  /**
+   * Whether the user holds the chapter now (bought, or a live stored unlock such as a rental: buying it then
+   * charges nothing), and their balance now: a fresh statement, a fresh snapshot.
+   */
   async function ownershipNow(p: Purchase): Promise<{ owned: boolean; balance: number }> {
     const [row] = rowsOf<{ owned: boolean; balance: string | null }>(
       await db.execute(sql`
         select exists (
                  select 1 from chapter_purchases
                  where user_id = ${p.userId}::int and chapter_id = ${p.chapterId}::int
+                 union all
+                 select 1 from chapter_unlocks
+                 where id = ${`unlock:${p.userId}:${p.chapterId}`} and (ends_at is null or ends_at > now())
                ) as owned,
                (select balance from ledger_accounts where user_id = ${p.userId}::int)::text as balance`),
     );
@@ -262,6 +268,63 @@ export function createLedgerRepository(db: Database) {
       if (row?.entries !== 2 || row.balance === null)
         throw new Error('adjustment posted without both entries');
       return { outcome: 'posted', before: balance, after: Number(row.balance) };
+    },
+
+    /**
+     * Buys a bundle inside the caller's transaction `tx` (which holds the reader's unlock lock and chose the
+     * chapters): one statement debits `total` coins (only if the balance covers it), posts ONE transfer
+     * `bundle.transferId` of kind purchase to system:sales with its two entries, and writes one purchase row per
+     * chapter at its share of the total (the shares sum to the total) naming the transfer as its bundle.
+     * Answers false, writing nothing, when the balance is short.
+     */
+    async buyBundle(
+      tx: Queryable,
+      b: {
+        transferId: string;
+        userId: number;
+        lastChapterId: number;
+        total: number;
+        chapters: { chapterId: number; share: number }[];
+        memo: string;
+      },
+    ): Promise<boolean> {
+      if (!Number.isInteger(b.total) || b.total <= 0) throw new Error(`bundle at ${b.total} coins`);
+      if (b.chapters.reduce((sum, c) => sum + c.share, 0) !== b.total)
+        throw new Error('bundle shares do not sum to its total');
+      const ids = `{${b.chapters.map((c) => c.chapterId).join(',')}}`;
+      const shares = `{${b.chapters.map((c) => c.share).join(',')}}`;
+      const [row] = rowsOf<{ debited: number; claimed: number; entries: number }>(
+        await tx.execute(sql`
+          with debit as (
+            update ledger_accounts set balance = balance - ${b.total}::int
+            where user_id = ${b.userId}::int and balance >= ${b.total}::int
+            returning id, balance
+          ), transfer as (
+            insert into ledger_transfers (id, kind, user_id, amount, chapter_id, memo)
+            select ${b.transferId}::text, 'purchase', ${b.userId}::int, ${b.total}::int, ${b.lastChapterId}::int,
+                   ${b.memo}::text
+            from debit
+            returning id
+          ), claim as (
+            insert into chapter_purchases (user_id, chapter_id, price, bundle_id)
+            select ${b.userId}::int, c.chapter_id, c.share, transfer.id
+            from transfer, unnest(${ids}::int[], ${shares}::int[]) as c(chapter_id, share)
+            returning 1
+          ), entries as (
+            insert into ledger_entries (transfer_id, account_id, amount)
+            select transfer.id, debit.id, ${-b.total}::int from transfer, debit
+            union all
+            select transfer.id, (select id from ledger_accounts where code = 'system:sales'), ${b.total}::int
+            from transfer
+            returning 1
+          )
+          select (select count(*) from debit)::int as debited, (select count(*) from claim)::int as claimed,
+                 (select count(*) from entries)::int as entries`),
+      );
+      if (row?.debited !== 1) return false;
+      if (row.claimed !== b.chapters.length || row.entries !== 2)
+        throw new Error('bundle posted without its purchases or entries');
+      return true;
     },
 
     /** The user's coins (0 without a ledger account). */

@@ -1,8 +1,28 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { createLedgerRepository } from './ledger.repository.ts';
 
 export type UnlockBy = 'coins' | 'wait_free' | 'ticket';
+
+/** What buying a book's bundle did (the service words the refusals). */
+export type BundleAttempt =
+  | { outcome: 'bought'; chapterIds: number[]; price: number; saves: number }
+  | { outcome: 'no_chapter' | 'no_bundle' | 'nothing_left' | 'short' };
+
+/**
+ * A bundle's price: the sum of the chapters' prices less `percent`, rounded down to whole coins (at least 1),
+ * and each chapter's share of it (its price scaled down, rounded down, the coins left over one each to the first
+ * chapters), so the purchase rows sum to the one transfer.
+ */
+export function bundlePrice(prices: readonly number[], percent: number) {
+  const full = prices.reduce((sum, p) => sum + p, 0);
+  const total = Math.max(1, Math.floor((full * (100 - percent)) / 100));
+  const shares = prices.map((p) => Math.floor((p * total) / full));
+  let left = total - shares.reduce((sum, p) => sum + p, 0);
+  for (let i = 0; left > 0; i++, left--) shares[i] = (shares[i] ?? 0) + 1;
+  return { full, total, saves: full - total, shares };
+}
 
 /** What one unlock attempt did (the service words the refusals). */
 export type UnlockAttempt =
@@ -26,6 +46,7 @@ interface ChapterForUnlock {
   early: boolean;
   wait_minutes: number | null;
   rental_hours: number | null;
+  new_reader_extra: number;
 }
 
 export const unlockId = (userId: number, chapterId: number) => `unlock:${userId}:${chapterId}`;
@@ -48,6 +69,45 @@ async function heldNow(q: Queryable, userId: number, chapterId: number) {
 }
 
 const asDate = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+/**
+ * Whether the reader may unlock a chapter of the book by wait-for-free now: the wait is over (a reader who never
+ * waited is ready), or it is the reader's first day (the China day their account was made) and they have made
+ * at most `extra` wait-free unlocks of this book: the first one and `extra` more skip the wait that day.
+ */
+const waitOver = (userId: number, bookId: ReturnType<typeof sql>, extra: ReturnType<typeof sql>) => sql`(
+  coalesce((select ready_at <= now() from unlock_wait_clocks
+            where user_id = ${userId}::int and book_id = ${bookId}), true)
+  or (${extra} > 0
+      and exists (select 1 from users u where u.id = ${userId}::int
+                  and (u.created_at at time zone 'Asia/Shanghai')::date = (now() at time zone 'Asia/Shanghai')::date)
+      and (select count(*) from chapter_unlocks cu join chapters cc on cc.id = cu.chapter_id
+           where cu.user_id = ${userId}::int and cc.book_id = ${bookId} and cu.source = 'wait_free')
+          <= ${extra}))`;
+
+/** The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now. */
+async function bundleQuote(q: Queryable, userId: number, bookId: number) {
+  const rows = rowsOf<{ chapter_id: number; price: number; percent: number }>(
+    await q.execute(sql`
+      select c.id as chapter_id, c.price, r.bundle_percent as percent
+      from books b join book_unlock_rules r on r.book_id = b.id
+      join chapters c on c.book_id = b.id and c.price > 0 and c.publish_at is null
+      where b.id = ${bookId}::int and b.published and r.bundle_percent > 0
+        and not exists (select 1 from chapter_purchases p where p.user_id = ${userId}::int and p.chapter_id = c.id)
+        and not exists (select 1 from chapter_unlocks u where u.id = 'unlock:' || ${userId}::int || ':' || c.id
+                        and (u.ends_at is null or u.ends_at > now()))
+      order by c.number`),
+  );
+  const percent = rows[0]?.percent ?? 0;
+  if (rows.length === 0) return null;
+  return {
+    chapterIds: rows.map((r) => r.chapter_id),
+    ...bundlePrice(
+      rows.map((r) => r.price),
+      percent,
+    ),
+  };
+}
 
 /** Writes the unlock under its deterministic id; an ended one is replaced in place, a live one is never. */
 async function store(
@@ -76,6 +136,7 @@ async function store(
  * advisory lock, so parallel attempts of one reader (any source) see each other's result: one unlock, one spend.
  */
 export function createUnlocksRepository(db: Database) {
+  const ledger = createLedgerRepository(db);
   return {
     async unlock(p: {
       userId: number;
@@ -89,7 +150,7 @@ export function createUnlocksRepository(db: Database) {
           tx,
           sql`select c.id as chapter_id, c.book_id, c.price,
                      c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
-                     r.wait_minutes, r.rental_hours
+                     r.wait_minutes, r.rental_hours, coalesce(r.new_reader_extra, 0) as new_reader_extra
               from chapters c join books b on b.id = c.book_id
               left join book_unlock_rules r on r.book_id = b.id
               where c.id = ${p.chapterId}::int and c.book_id = ${p.bookId}::int
@@ -112,11 +173,10 @@ export function createUnlocksRepository(db: Database) {
         if (p.by === 'wait_free') {
           if (chapter.wait_minutes === null) return { outcome: 'no_wait_free' };
           if (chapter.early) return { outcome: 'early_access' };
-          // A reader who never waited is ready now.
+          // A reader who never waited is ready now; so is a new reader with first-day extras left.
           const clock = await one<{ ready: boolean }>(
             tx,
-            sql`select coalesce((select ready_at <= now() from unlock_wait_clocks
-                                 where user_id = ${p.userId}::int and book_id = ${p.bookId}::int), true) as ready`,
+            sql`select ${waitOver(p.userId, sql`${p.bookId}::int`, sql`${chapter.new_reader_extra}::int`)} as ready`,
           );
           if (!clock?.ready) return { outcome: 'waiting' };
           const made = await store(
@@ -160,7 +220,42 @@ export function createUnlocksRepository(db: Database) {
       });
     },
 
-    /** What a locked chapter offers the reader now (CONTRACT section 7's unlockOptions, bundle not yet built). */
+    /**
+     * Buys every priced, released chapter of the book the reader does not hold now (bought, or a live unlock: a
+     * rented chapter stays out), early-access ones included, at the bundle price, in one transaction under the
+     * reader's unlock lock: one ledger transfer `bundle:{user}:{book}:{last chapter}` and one purchase row per
+     * chapter. The last chapter of a bundle is bought by it, so a later bundle of the book has another id.
+     */
+    async bundle(p: { userId: number; bookId: number; chapterId: number }): Promise<BundleAttempt> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('unlock'), ${p.userId}::int)`);
+        const book = await one<{ percent: number }>(
+          tx,
+          sql`select coalesce(r.bundle_percent, 0) as percent
+              from chapters c join books b on b.id = c.book_id
+              left join book_unlock_rules r on r.book_id = b.id
+              where c.id = ${p.chapterId}::int and c.book_id = ${p.bookId}::int
+                and b.published and c.publish_at is null`,
+        );
+        if (!book) return { outcome: 'no_chapter' };
+        if (book.percent === 0) return { outcome: 'no_bundle' };
+        const quote = await bundleQuote(tx, p.userId, p.bookId);
+        if (!quote) return { outcome: 'nothing_left' };
+        const last = Math.max(...quote.chapterIds);
+        const bought = await ledger.buyBundle(tx, {
+          transferId: `bundle:${p.userId}:${p.bookId}:${last}`,
+          userId: p.userId,
+          lastChapterId: last,
+          total: quote.total,
+          chapters: quote.chapterIds.map((chapterId, i) => ({ chapterId, share: quote.shares[i] ?? 0 })),
+          memo: `${quote.chapterIds.length}`,
+        });
+        if (!bought) return { outcome: 'short' };
+        return { outcome: 'bought', chapterIds: quote.chapterIds, price: quote.total, saves: quote.saves };
+      });
+    },
+
+    /** What a locked chapter offers the reader now (CONTRACT section 7's unlockOptions). */
     async options(userId: number, chapterId: number) {
       const row = await one<{
         price: number;
@@ -169,6 +264,8 @@ export function createUnlocksRepository(db: Database) {
         wait_minutes: number | null;
         rental_hours: number | null;
         ready_at: Date | string | null;
+        ready_now: boolean;
+        book_id: number;
         usable: number;
         next_expires_at: Date | string | null;
       }>(
@@ -176,9 +273,10 @@ export function createUnlocksRepository(db: Database) {
         sql`select c.price,
                    (select balance from ledger_accounts where user_id = ${userId}::int)::text as balance,
                    c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
-                   r.wait_minutes, r.rental_hours,
+                   r.wait_minutes, r.rental_hours, b.id as book_id,
                    coalesce((select ready_at from unlock_wait_clocks w
                              where w.user_id = ${userId}::int and w.book_id = b.id), now()) as ready_at,
+                   ${waitOver(userId, sql`b.id`, sql`coalesce(r.new_reader_extra, 0)`)} as ready_now,
                    count(t.id)::int as usable, min(t.expires_at) as next_expires_at
             from chapters c join books b on b.id = c.book_id
             left join book_unlock_rules r on r.book_id = b.id
@@ -187,18 +285,24 @@ export function createUnlocksRepository(db: Database) {
               and (t.kind = 'presale' or c.number <= b.chapter_count - coalesce(r.early_access_chapters, 0))
             where c.id = ${chapterId}::int
             group by c.id, c.price, c.number, b.id, b.chapter_count,
-              r.book_id, r.early_access_chapters, r.wait_minutes, r.rental_hours`,
+              r.book_id, r.early_access_chapters, r.wait_minutes, r.rental_hours, r.new_reader_extra`,
       );
       if (!row) return undefined;
+      const clock = asDate(row.ready_at)?.getTime() ?? Date.now();
       const waitFree =
         row.wait_minutes === null || row.early
           ? null
-          : { readyAt: asDate(row.ready_at)?.getTime() ?? Date.now(), rentalHours: row.rental_hours ?? 72 };
+          : {
+              // A new reader's first-day extra makes the unlock ready now, whatever the clock says.
+              readyAt: row.ready_now ? Math.min(clock, Date.now()) : clock,
+              rentalHours: row.rental_hours ?? 72,
+            };
+      const quote = await bundleQuote(db, userId, row.book_id);
       return {
         coins: { price: row.price, balance: Number(row.balance ?? 0) },
         waitFree,
         tickets: { usable: row.usable, nextExpiresAt: asDate(row.next_expires_at)?.getTime() ?? null },
-        bundle: null,
+        bundle: quote && { price: quote.total, chapters: quote.chapterIds.length, saves: quote.saves },
         earlyAccess: row.early,
       };
     },

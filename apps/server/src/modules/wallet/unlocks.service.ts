@@ -1,4 +1,4 @@
-import type { ReadingTicket, Unlock, UnlockBy } from '@yueman/contract';
+import type { BundleUnlock, ReadingTicket, Unlock, UnlockBy } from '@yueman/contract';
 import { paymentNeeded } from '../../shared/errors.ts';
 import { accountBlocked } from '../../shared/signed-in.ts';
 import type { UnlocksRepository } from './unlocks.repository.ts';
@@ -15,7 +15,8 @@ const REFUSALS = {
   early_access: '抢先看章节仅支持阅币或抢先券解锁',
   waiting: '等待时间未到，请稍后再来免费解锁',
   no_ticket: '没有可用的阅读券',
-  bundle: '本书暂不支持打包购买',
+  no_bundle: '本书暂不支持打包购买',
+  nothing_left: '本书已没有可打包购买的章节',
 } as const;
 
 /**
@@ -25,13 +26,22 @@ const REFUSALS = {
 export async function unlockChapter(
   { repo }: UnlocksDeps,
   p: { userId: number; blocked?: boolean; bookId: number; chapterId: number; by: UnlockBy },
-): Promise<Unlock> {
+): Promise<Unlock | BundleUnlock> {
   if (p.blocked) throw accountBlocked();
   const refuse = async (msg: string) => {
     const options = await repo.options(p.userId, p.chapterId);
     return paymentNeeded(msg, options ?? null);
   };
-  if (p.by === 'bundle') throw await refuse(REFUSALS.bundle);
+  if (p.by === 'bundle') {
+    const done = await repo.bundle({ userId: p.userId, bookId: p.bookId, chapterId: p.chapterId });
+    if (done.outcome === 'no_chapter') throw chapterNotFound();
+    if (done.outcome !== 'bought') throw await refuse(REFUSALS[done.outcome]);
+    return {
+      list: done.chapterIds.map((chapterId) => ({ chapterId, source: 'bought', endsAt: null })),
+      price: done.price,
+      saves: done.saves,
+    };
+  }
   const done = await repo.unlock({ userId: p.userId, bookId: p.bookId, chapterId: p.chapterId, by: p.by });
   switch (done.outcome) {
     case 'no_chapter':

@@ -59,6 +59,8 @@ function wording(row: RecordRow): string {
     case 'bonus':
       return `赠送 ${row.amount}阅币`;
     case 'purchase':
+      // A bundle's one transfer names its last chapter, for the book's title.
+      if (row.id.startsWith('bundle:')) return `打包购买《${row.bookTitle ?? ''}》剩余章节`;
       return `购买《${row.bookTitle ?? ''}》第${row.chapterNumber ?? 0}话`;
     case 'vip':
       return `开通VIP ${row.amount}天`;
