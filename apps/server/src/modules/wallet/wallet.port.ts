@@ -1,5 +1,6 @@
-import type { ConsumptionRecord } from '@yueman/contract';
+import type { ConsumptionRecord, UnlockOptions } from '@yueman/contract';
 import type { Queryable } from '../../db/client.ts';
+import type { ChapterMark } from './unlock-reads.repository.ts';
 
 /** A pay order the payments module has just marked paid, as far as the wallet credits it. */
 export interface PaidOrder {
@@ -41,4 +42,13 @@ export interface WalletPort {
     limit: number,
     offset: number,
   ): Promise<{ total: number; list: ConsumptionRecord[] }>;
+  // The unlock ledger's read paths, for reading a chapter and its list (CONTRACT section 7).
+  /** The reader's live stored unlock or purchase of the chapter, or undefined. */
+  heldUnlock(userId: number, chapterId: number): Promise<{ source: string; endsAt: Date | null } | undefined>;
+  /** What a locked chapter offers the reader now (unlockOptions), or undefined for no such chapter. */
+  unlockOptions(userId: number, chapterId: number): Promise<UnlockOptions | undefined>;
+  /** Each published chapter's marks for this reader (null: nobody signed in), in one query. */
+  chapterMarks(userId: number | null, bookId: number): Promise<ChapterMark[]>;
+  /** The book's wait-for-free, or null when it has none. */
+  bookWaitFree(bookId: number): Promise<{ waitMinutes: number; rentalHours: number } | null>;
 }
