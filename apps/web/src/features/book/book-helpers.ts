@@ -1,1 +1,39 @@
+import type { ChapterItem } from '@yueman/contract';
+
 export const priceLabel = (price: number) => (price === 0 ? '免费' : `${price}阅币`);
+
+/** One mark of the chapter list: its words and its look (book.css chapter-tag-{kind}). */
+export interface ChapterMark {
+  text: string;
+  kind: 'free' | 'price' | 'bought' | 'rented' | 'early' | 'wait' | 'ticket';
+}
+
+/** "3小时", "25分钟", "2天": a rental's or a wait's time left, short enough for a tag. */
+export function shortLeft(at: number, now: number): string {
+  const minutes = Math.max(1, Math.ceil((at - now) / 60_000));
+  if (minutes < 60) return `${minutes}分钟`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)}小时`;
+  return `${Math.floor(minutes / 1440)}天`;
+}
+
+/**
+ * What the chapter list marks (docs/product.md): 免费; 已购; 租借中 with the time left; for a locked chapter its
+ * price, 抢先 (early access), 等免 (ready, or the time left) and 券 (a usable ticket opens it). The server's
+ * chapter list decides each (docs/api.md); this only words them.
+ */
+export function chapterMarks(c: ChapterItem, now: number): ChapterMark[] {
+  if (c.price === 0) return [{ text: '免费', kind: 'free' }];
+  if (c.alreadyBuy) {
+    if (c.unlockEndsAt) return [{ text: `租借中 ${shortLeft(c.unlockEndsAt, now)}`, kind: 'rented' }];
+    return [{ text: c.unlockSource === 'ticket' ? '已解锁' : '已购', kind: 'bought' }];
+  }
+  const marks: ChapterMark[] = [];
+  if (c.earlyAccess) marks.push({ text: '抢先', kind: 'early' });
+  if (c.waitFreeReadyAt !== undefined) {
+    const ready = c.waitFreeReadyAt <= now;
+    marks.push({ text: ready ? '等免' : `等免 ${shortLeft(c.waitFreeReadyAt, now)}`, kind: 'wait' });
+  }
+  if (c.ticketable) marks.push({ text: '券', kind: 'ticket' });
+  marks.push({ text: priceLabel(c.price), kind: 'price' });
+  return marks;
+}

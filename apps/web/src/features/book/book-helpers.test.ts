@@ -1,0 +1,49 @@
+import type { ChapterItem } from '@yueman/contract';
+import { describe, expect, it } from 'vitest';
+import { chapterMarks, shortLeft } from './book-helpers.ts';
+
+const NOW = Date.UTC(2026, 0, 1);
+const HOUR = 3_600_000;
+const chapter = (c: Partial<ChapterItem>): ChapterItem => ({
+  bookId: 1,
+  number: 2,
+  title: '第2话',
+  cover: '',
+  price: 10,
+  chapterId: 2,
+  alreadyBuy: false,
+  ...c,
+});
+const texts = (c: Partial<ChapterItem>) => chapterMarks(chapter(c), NOW).map((m) => m.text);
+
+describe('the chapter list’s marks', () => {
+  it('marks free, bought and rented chapters by what the reader holds', () => {
+    expect(texts({ price: 0 })).toEqual(['免费']);
+    expect(texts({ alreadyBuy: true })).toEqual(['已购']);
+    expect(texts({ alreadyBuy: true, unlockSource: 'bought', unlockEndsAt: null })).toEqual(['已购']);
+    expect(texts({ alreadyBuy: true, unlockSource: 'wait_free', unlockEndsAt: NOW + 71.5 * HOUR })).toEqual([
+      '租借中 2天',
+    ]);
+    expect(texts({ alreadyBuy: true, unlockSource: 'ticket', unlockEndsAt: NOW + 5 * HOUR })).toEqual([
+      '租借中 5小时',
+    ]);
+    expect(texts({ alreadyBuy: true, unlockSource: 'ticket', unlockEndsAt: null })).toEqual(['已解锁']);
+  });
+
+  it('marks a locked chapter: early access, wait-for-free ready or not, a ticket, and its price', () => {
+    expect(texts({})).toEqual(['10阅币']);
+    expect(texts({ earlyAccess: true, ticketable: true })).toEqual(['抢先', '券', '10阅币']);
+    expect(texts({ waitFreeReadyAt: NOW - 1 })).toEqual(['等免', '10阅币']);
+    expect(texts({ waitFreeReadyAt: NOW + 30 * 60_000, ticketable: true })).toEqual([
+      '等免 30分钟',
+      '券',
+      '10阅币',
+    ]);
+  });
+
+  it('words the time left short', () => {
+    expect(shortLeft(NOW + 1000, NOW)).toBe('1分钟');
+    expect(shortLeft(NOW + 47 * HOUR, NOW)).toBe('47小时');
+    expect(shortLeft(NOW + 72 * HOUR, NOW)).toBe('3天');
+  });
+});
