@@ -47,3 +47,17 @@ describe('the chapter list’s marks', () => {
     expect(shortLeft(NOW + 72 * HOUR, NOW)).toBe('3天');
   });
 });
+
+describe('the detail page’s wait-for-free line', () => {
+  it('says how often and when the next is ready', async () => {
+    const { waitEvery, nextWaitFree } = await import('./book-helpers.ts');
+    expect(waitEvery(1440)).toBe('每24小时');
+    expect(waitEvery(90)).toBe('每90分钟');
+    expect(waitEvery(1)).toBe('每1分钟');
+    expect(nextWaitFree([chapter({ waitFreeReadyAt: NOW + 5 }), chapter({ waitFreeReadyAt: NOW + 2 })])).toBe(
+      NOW + 2,
+    );
+    expect(nextWaitFree([chapter({ alreadyBuy: true })])).toBeNull();
+    expect(nextWaitFree(undefined)).toBeNull();
+  });
+});

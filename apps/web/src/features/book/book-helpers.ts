@@ -37,3 +37,21 @@ export function chapterMarks(c: ChapterItem, now: number): ChapterMark[] {
   marks.push({ text: priceLabel(c.price), kind: 'price' });
   return marks;
 }
+
+/** "每24小时", "每90分钟", "每1分钟": how often wait-for-free opens one chapter. */
+export function waitEvery(minutes: number): string {
+  return minutes % 60 === 0 ? `每${minutes / 60}小时` : `每${minutes}分钟`;
+}
+
+/**
+ * When the reader's next wait-for-free chapter is ready: the soonest readyAt of the locked chapters the list marks
+ * 等免 (the same for all of them: the wait is per book); null when none is left to unlock that way.
+ */
+export function nextWaitFree(chapters: ChapterItem[] | undefined): number | null {
+  let soonest: number | null = null;
+  for (const c of chapters ?? []) {
+    if (c.waitFreeReadyAt !== undefined && (soonest === null || c.waitFreeReadyAt < soonest))
+      soonest = c.waitFreeReadyAt;
+  }
+  return soonest;
+}
