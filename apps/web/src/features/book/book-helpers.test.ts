@@ -22,7 +22,7 @@ describe('the chapter list’s marks', () => {
     expect(texts({ alreadyBuy: true })).toEqual(['已购']);
     expect(texts({ alreadyBuy: true, unlockSource: 'bought', unlockEndsAt: null })).toEqual(['已购']);
     expect(texts({ alreadyBuy: true, unlockSource: 'wait_free', unlockEndsAt: NOW + 71.5 * HOUR })).toEqual([
-      '租借中 2天',
+      '租借中 71小时',
     ]);
     expect(texts({ alreadyBuy: true, unlockSource: 'ticket', unlockEndsAt: NOW + 5 * HOUR })).toEqual([
       '租借中 5小时',
@@ -44,7 +44,8 @@ describe('the chapter list’s marks', () => {
   it('words the time left short', () => {
     expect(shortLeft(NOW + 1000, NOW)).toBe('1分钟');
     expect(shortLeft(NOW + 47 * HOUR, NOW)).toBe('47小时');
-    expect(shortLeft(NOW + 72 * HOUR, NOW)).toBe('3天');
+    expect(shortLeft(NOW + 72 * HOUR, NOW)).toBe('72小时');
+    expect(shortLeft(NOW + 5 * 24 * HOUR, NOW)).toBe('5天');
   });
 });
 

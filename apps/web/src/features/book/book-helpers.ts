@@ -8,11 +8,12 @@ export interface ChapterMark {
   kind: 'free' | 'price' | 'bought' | 'rented' | 'early' | 'wait' | 'ticket';
 }
 
-/** "3小时", "25分钟", "2天": a rental's or a wait's time left, short enough for a tag. */
+/** "3小时", "25分钟", "71小时", "5天": a rental's or a wait's time left, short enough for a tag. */
 export function shortLeft(at: number, now: number): string {
   const minutes = Math.max(1, Math.ceil((at - now) / 60_000));
   if (minutes < 60) return `${minutes}分钟`;
-  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)}小时`;
+  // A rental (72 hours by default) counts down in hours, so two rented together read alike.
+  if (minutes < 96 * 60) return `${Math.floor(minutes / 60)}小时`;
   return `${Math.floor(minutes / 1440)}天`;
 }
 

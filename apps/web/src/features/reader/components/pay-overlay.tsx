@@ -140,7 +140,11 @@ export function PayOverlay({
       <div className="reader-pay-lock" aria-hidden />
       <p className="reader-pay-chapter">{info.title}</p>
       <p className="reader-pay-note">
-        {options?.earlyAccess ? '本话为抢先看章节，可用阅币或抢先券解锁' : '本话为付费章节，解锁后即可阅读'}
+        {options?.earlyAccess
+          ? '本话为抢先看章节，可用阅币或抢先券解锁'
+          : choices.length > 1
+            ? '本话为付费章节，解锁后即可阅读'
+            : '本话为付费章节，购买后即可阅读'}
       </p>
       <div className="reader-pay-card">
         {others(0, Math.max(0, coinsAt))}
