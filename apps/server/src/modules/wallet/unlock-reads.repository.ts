@@ -1,19 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
-
-/** What the chapter list marks on one chapter for one reader (docs/api.md, chapter/list). */
-export interface ChapterMark {
-  chapterId: number;
-  /** The live right to read it beyond free: bought, or a stored unlock not ended. */
-  unlockSource: 'bought' | 'wait_free' | 'ticket' | null;
-  unlockEndsAt: number | null;
-  earlyAccess: boolean;
-  /** When wait-for-free may open it (epoch ms), for a locked priced chapter of a wait-free book; else null. */
-  waitFreeReadyAt: number | null;
-  /** A usable ticket of the reader may open it (locked, priced, in scope, presale kind for early access). */
-  ticketable: boolean;
-}
+import type { ChapterMark } from './wallet.port.ts';
 
 const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
 

@@ -1,6 +1,5 @@
 import type { ConsumptionRecord, UnlockOptions } from '@yueman/contract';
 import type { Queryable } from '../../db/client.ts';
-import type { ChapterMark } from './unlock-reads.repository.ts';
 
 /** A pay order the payments module has just marked paid, as far as the wallet credits it. */
 export interface PaidOrder {
@@ -14,6 +13,19 @@ export interface PaidOrder {
   presentCount: number;
   /** The first-recharge offer's extra coins, when this is the reader's first paid order (else 0 or absent). */
   firstPayBonus?: number;
+}
+
+/** What the chapter list marks on one chapter for one reader (docs/api.md, chapter/list). */
+export interface ChapterMark {
+  chapterId: number;
+  /** The live right to read it beyond free: bought, or a stored unlock not ended. */
+  unlockSource: 'bought' | 'wait_free' | 'ticket' | null;
+  unlockEndsAt: number | null;
+  earlyAccess: boolean;
+  /** When wait-for-free may open it (epoch ms), for a locked priced chapter of a wait-free book; else null. */
+  waitFreeReadyAt: number | null;
+  /** A usable ticket of the reader may open it (locked, priced, in scope, presale kind for early access). */
+  ticketable: boolean;
 }
 
 /** What other modules may ask of the wallet: coins, chapters owned, and crediting a paid order. */
