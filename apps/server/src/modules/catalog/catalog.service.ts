@@ -230,6 +230,7 @@ export async function freeChapter(
   const sizes = await repo.picSizes(chapter.pics);
   return {
     ...chapterInfo(book, chapter, around),
+    unlock: { source: 'free', endsAt: null },
     bookPics: chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };
