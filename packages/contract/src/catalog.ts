@@ -1,5 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { Id, Page } from './envelope.ts';
+import { Unlock, UnlockOptions } from './wallet.ts';
+
+/** Where a reader's right to read a chapter comes from (CONTRACT section 7). */
+const UnlockSource = Unlock.properties.source;
 
 export const PublishStatus = Type.String({ description: "'finish' 完结, 'serialize' 连载" });
 
@@ -27,6 +31,17 @@ export const ChapterItem = Type.Object({
   price: Type.Integer({ description: '阅币；0 为免费' }),
   chapterId: Type.Integer(),
   alreadyBuy: Type.Boolean(),
+  // What the chapter list marks, for a signed-in reader (chapter/list; absent in the book detail's static list).
+  /** The reader's live right to read it beyond free: 'bought' (已购), 'wait_free' or 'ticket' (租借中 when unlockEndsAt). */
+  unlockSource: Type.Optional(UnlockSource),
+  /** When that right ends (epoch ms); null: never. */
+  unlockEndsAt: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  /** One of the book's newest chapters only coins or a presale ticket open (抢先). */
+  earlyAccess: Type.Optional(Type.Boolean()),
+  /** A locked chapter wait-for-free may open: when the reader may (epoch ms; at or before now: 等免 ready). */
+  waitFreeReadyAt: Type.Optional(Type.Integer()),
+  /** A locked chapter one of the reader's usable tickets may open (券). */
+  ticketable: Type.Optional(Type.Boolean()),
 });
 export type ChapterItem = Static<typeof ChapterItem>;
 
@@ -52,6 +67,12 @@ export const ChapterInfo = Type.Object({
   price: Type.Integer(),
   title: Type.String(),
   totalNumber: Type.Integer(),
+  /** On a readable chapter: what opens it and until when (epoch ms; null: no end). */
+  unlock: Type.Optional(
+    Type.Object({ source: UnlockSource, endsAt: Type.Union([Type.Integer(), Type.Null()]) }),
+  ),
+  /** On a locked one (code 999, signed in): what the reader may unlock it with now. */
+  unlockOptions: Type.Optional(UnlockOptions),
 });
 export type ChapterInfo = Static<typeof ChapterInfo>;
 
@@ -93,6 +114,10 @@ export const BookDetail = Type.Object({
   chapterList: Type.Array(ChapterItem),
   lastChapter: Type.Union([ChapterItem, Type.Null()]),
   recommendList: Type.Array(Book),
+  /** The book's wait-for-free (等就免费): the wait and the rental, in minutes and hours; null or absent: none. */
+  waitFree: Type.Optional(
+    Type.Union([Type.Object({ waitMinutes: Type.Integer(), rentalHours: Type.Integer() }), Type.Null()]),
+  ),
 });
 export type BookDetail = Static<typeof BookDetail>;
 

@@ -4876,6 +4876,11 @@ export interface operations {
                                 price: number;
                                 chapterId: number;
                                 alreadyBuy: boolean;
+                                unlockSource?: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
+                                unlockEndsAt?: number | null;
+                                earlyAccess?: boolean;
+                                waitFreeReadyAt?: number;
+                                ticketable?: boolean;
                             }[];
                             lastChapter: {
                                 bookId: number;
@@ -4886,6 +4891,11 @@ export interface operations {
                                 price: number;
                                 chapterId: number;
                                 alreadyBuy: boolean;
+                                unlockSource?: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
+                                unlockEndsAt?: number | null;
+                                earlyAccess?: boolean;
+                                waitFreeReadyAt?: number;
+                                ticketable?: boolean;
                             } | null;
                             recommendList: {
                                 bookId: number;
@@ -4902,6 +4912,10 @@ export interface operations {
                                 chapterCount: number;
                                 vipFree: boolean;
                             }[];
+                            waitFree?: {
+                                waitMinutes: number;
+                                rentalHours: number;
+                            } | null;
                         };
                     };
                 };
@@ -4956,6 +4970,11 @@ export interface operations {
                             price: number;
                             chapterId: number;
                             alreadyBuy: boolean;
+                            unlockSource?: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
+                            unlockEndsAt?: number | null;
+                            earlyAccess?: boolean;
+                            waitFreeReadyAt?: number;
+                            ticketable?: boolean;
                         }[];
                     };
                 };
@@ -5049,6 +5068,29 @@ export interface operations {
                             price: number;
                             title: string;
                             totalNumber: number;
+                            unlock?: {
+                                source: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
+                                endsAt: number | null;
+                            };
+                            unlockOptions?: {
+                                coins: {
+                                    price: number;
+                                    balance: number;
+                                };
+                                waitFree: {
+                                    readyAt: number;
+                                    rentalHours: number;
+                                } | null;
+                                tickets: {
+                                    usable: number;
+                                    nextExpiresAt: number | null;
+                                };
+                                bundle: {
+                                    price: number;
+                                    chapters: number;
+                                } | null;
+                                earlyAccess: boolean;
+                            };
                         };
                     };
                 };

@@ -13,6 +13,7 @@ import {
   type ScreenSkeleton,
   SearchSkeleton,
   ShelfSkeleton,
+  TicketsSkeleton,
   UserSkeleton,
 } from '../components/skeletons/screens.tsx';
 import { MORE_LIST_TITLES, MORE_LISTS, moreListPath } from '../lib/paths.ts';
@@ -60,6 +61,7 @@ const Bind = lazyScreen(() => import('../features/account/bind-page.tsx'));
 const Password = lazyScreen(() => import('../features/account/password-page.tsx'));
 const FindAccount = lazyScreen(() => import('../features/account/find-account-page.tsx'));
 const Records = lazyScreen(() => import('../features/account/records-page.tsx'));
+const Tickets = lazyScreen(() => import('../features/account/tickets-page.tsx'));
 
 /** The tab screens and the book detail, whose code loads when the first screen is idle (app.tsx). */
 export const preloadedScreens: LazyScreen[] = [Home, Category, Shelf, User, BookDetail];
@@ -143,6 +145,13 @@ export const screens: ScreenRoute[] = [
     path: '/user/purchase/history',
     screen: Records,
     skeleton: RecordsSkeleton,
+    transition: 'horizontal',
+    position: 2,
+  },
+  {
+    path: '/user/tickets',
+    screen: Tickets,
+    skeleton: TicketsSkeleton,
     transition: 'horizontal',
     position: 2,
   },

@@ -60,6 +60,8 @@ export const bindPath = () => '/user/bind';
 export const passwordPath = () => '/user/password';
 export const findAccountPath = () => '/user/find-account';
 export const recordsPath = () => '/user/purchase/history';
+/** 我的阅读券. */
+export const ticketsPath = () => '/user/tickets';
 
 /** The complaint form, with the page to return to and the customer-service address to offer. */
 export const reportPath = (back: string, serviceUrl: string) =>

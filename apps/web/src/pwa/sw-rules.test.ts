@@ -98,6 +98,19 @@ describe('calls', () => {
     expect(isReadableChapter(null)).toBe(false);
     expect(isReadableChapter('x')).toBe(false);
   });
+
+  it('refuses a kept rental once it has ended, and keeps one still running or without an end', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const rented = (endsAt: number | null) => ({
+      result: true,
+      code: 200,
+      data: { bookPics: ['g/1/x/pages/a.png'], unlock: { source: 'wait_free', endsAt } },
+    });
+    expect(isReadableChapter(rented(now + 1), now)).toBe(true);
+    expect(isReadableChapter(rented(null), now)).toBe(true);
+    expect(isReadableChapter(rented(now), now)).toBe(false);
+    expect(isReadableChapter(rented(now - 60_000), now)).toBe(false);
+  });
 });
 
 describe('never kept', () => {

@@ -146,16 +146,26 @@ export function chapterKey(href: string, userId: string | null): string | null {
 /** The account a kept chapter answer belongs to (chapterKey's `user`). */
 export const chapterKeyUser = (key: string) => new URL(key).searchParams.get('user');
 
-/** A read_chapter envelope the reader can show: code 200 with pages. A 999 (buy first), 400 or 101 is never kept. */
-export function isReadableChapter(body: unknown): boolean {
+/**
+ * A read_chapter envelope the reader can show: code 200 with pages, and not held by a right that has ended by `now`
+ * (a wait-for-free or ticket rental: data.unlock.endsAt, epoch ms). A 999 (buy first), 400 or 101 is never kept,
+ * and a kept rental is refused once it ends, even offline: the offline copy agrees with the server.
+ */
+export function isReadableChapter(body: unknown, now = Date.now()): boolean {
   if (!body || typeof body !== 'object') return false;
-  const { result, code, data } = body as { result?: unknown; code?: unknown; data?: { bookPics?: unknown } };
+  const { result, code, data } = body as {
+    result?: unknown;
+    code?: unknown;
+    data?: { bookPics?: unknown; unlock?: { endsAt?: unknown } };
+  };
+  const endsAt = data?.unlock?.endsAt;
   return (
     result === true &&
     code === 200 &&
     Array.isArray(data?.bookPics) &&
     data.bookPics.length > 0 &&
-    data.bookPics.every((p) => typeof p === 'string')
+    data.bookPics.every((p) => typeof p === 'string') &&
+    !(typeof endsAt === 'number' && endsAt <= now)
   );
 }
 

@@ -180,9 +180,19 @@ registerRoute(
 /**
  * read_chapter (personal): kept per account, and only while the server's latest answer for it gave pages. Any
  * other answer (999 after VIP ended, 101, 403) drops the kept one, so offline shows only what the server last
- * let this account read.
+ * let this account read. A kept rental (its answer's unlock.endsAt) is neither served nor kept after it ends.
  */
 const readableChapters: WorkboxPlugin = {
+  cachedResponseWillBeUsed: async ({ cacheName, request, cachedResponse }) => {
+    if (!cachedResponse) return null;
+    const body: unknown = await cachedResponse
+      .clone()
+      .json()
+      .catch(() => null);
+    if (isReadableChapter(body)) return cachedResponse;
+    await (await caches.open(cacheName)).delete(request);
+    return null;
+  },
   cacheKeyWillBeUsed: async ({ request }) =>
     chapterKey(request.url, request.headers.get('x-user-id')) ?? `${request.url}#no-account`,
   cacheWillUpdate: async ({ request, response }) => {

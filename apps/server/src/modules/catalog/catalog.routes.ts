@@ -54,7 +54,12 @@ export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogD
   r.route({
     ...contractRoute(routes.readChapter),
     handler: async (req) => {
-      const reader = req.user ? { userId: req.user.userId, isVip: isVip(req.user) } : null;
+      const reader = req.user
+        ? {
+            userId: req.user.userId,
+            vipEndsAt: isVip(req.user) ? (req.user.vipEnd?.getTime() ?? null) : null,
+          }
+        : null;
       return ok(await catalog.readChapter(deps, { ...req.query, reader }));
     },
   });

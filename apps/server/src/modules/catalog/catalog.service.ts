@@ -5,25 +5,28 @@ import type {
   HomeIndex,
   ListResponse,
   ShowcaseType,
+  Unlock,
 } from '@yueman/contract';
 import { totalPages } from '@yueman/contract';
 import { userUnknown } from '../../shared/errors.ts';
 import { pageWindow } from '../../shared/pagination.ts';
+import type { WalletPort } from '../wallet/index.ts';
 import { bookNotFound, chapterNotBought, noMoreChapters } from './catalog.errors.ts';
 import type { BookFilter, CatalogRepository } from './catalog.repository.ts';
 
 /** The reader behind a dynamic call, as far as reading is concerned. */
 export interface Reader {
   userId: number;
-  isVip: boolean;
+  /** When VIP ends (epoch ms), while the reader is VIP; null otherwise. */
+  vipEndsAt: number | null;
 }
 
-/** Which of these chapters the user has bought. The wallet domain answers it. */
-export type OwnedChapters = (userId: number, chapterIds: number[]) => Promise<Set<number>>;
+/** The unlock ledger's read paths (the wallet domain answers them): what the reader holds, and may unlock with. */
+export type UnlockReads = Pick<WalletPort, 'heldUnlock' | 'unlockOptions' | 'chapterMarks' | 'bookWaitFree'>;
 
 export interface CatalogDeps {
   repo: CatalogRepository;
-  ownedChapters: OwnedChapters;
+  unlocks: UnlockReads;
   /** Puts an expiring grant in front of a priced chapter's page path (the images module's port). */
   grantPage: (path: string) => string;
 }
@@ -89,31 +92,46 @@ export function showcaseDetail({ repo }: CatalogDeps, { type, page }: { type: Sh
   return listResponse(repo, repo.showcase(type, limit, offset));
 }
 
-export async function bookDetail({ repo }: CatalogDeps, { bookId }: { bookId: number }): Promise<BookDetail> {
-  const [book, chapters, recommendList] = await Promise.all([
+export async function bookDetail(
+  { repo, unlocks }: CatalogDeps,
+  { bookId }: { bookId: number },
+): Promise<BookDetail> {
+  const [book, chapters, recommendList, waitFree] = await Promise.all([
     repo.book(bookId),
     repo.chapterList(bookId),
     repo.sameCategoryBooks(bookId, RECOMMEND_SIZE),
+    unlocks.bookWaitFree(bookId),
   ]);
   if (!book) throw bookNotFound();
   // The detail is a static (shared, cached) answer: ownership is personal and comes from chapter/list, so every
-  // alreadyBuy stays false here.
-  return { book, chapterList: chapters, lastChapter: chapters.at(-1) ?? null, recommendList };
+  // alreadyBuy stays false here. The book's wait-for-free is the same for everyone.
+  return { book, chapterList: chapters, lastChapter: chapters.at(-1) ?? null, recommendList, waitFree };
 }
 
+/**
+ * The book's chapters with what the list marks for this reader (bought, rented, early access, wait-for-free,
+ * ticket), all computed in one query; alreadyBuy is true while any right beyond free is live.
+ */
 export async function chapterList(
-  { repo, ownedChapters }: CatalogDeps,
+  { repo, unlocks }: CatalogDeps,
   { bookId, userId }: { bookId: number; userId: number | null },
 ): Promise<ChapterItem[]> {
   const [book, chapters] = await Promise.all([repo.bookForReading(bookId), repo.chapterList(bookId)]);
   // An unpublished book's catalogue is gone with its detail; its buyers open their chapters by read_chapter.
   if (!book?.published) throw bookNotFound();
-  if (userId !== null && chapters.length > 0) {
-    const owned = await ownedChapters(
-      userId,
-      chapters.map((c) => c.chapterId),
-    );
-    for (const c of chapters) c.alreadyBuy = owned.has(c.chapterId);
+  if (chapters.length === 0) return chapters;
+  const marks = new Map((await unlocks.chapterMarks(userId, bookId)).map((m) => [m.chapterId, m]));
+  for (const c of chapters) {
+    const m = marks.get(c.chapterId);
+    if (!m) continue;
+    if (m.unlockSource) {
+      c.alreadyBuy = true;
+      c.unlockSource = m.unlockSource;
+      c.unlockEndsAt = m.unlockEndsAt;
+    }
+    if (m.earlyAccess) c.earlyAccess = true;
+    if (m.waitFreeReadyAt !== null) c.waitFreeReadyAt = m.waitFreeReadyAt;
+    if (m.ticketable) c.ticketable = true;
   }
   return chapters;
 }
@@ -151,36 +169,47 @@ function chapterInfo(
 }
 
 /**
- * A chapter is readable when it is free, owned, or the reader is VIP and the book is VIP-free
- * (docs/api.md section 3). Otherwise the answer is code 999 with the chapter's price and no pages,
- * or code 101 when nobody is signed in. A readable priced chapter's pages come with grants.
+ * A chapter is readable when it is free, owned (bought, or a live wait-for-free or ticket unlock), or the reader
+ * is VIP and the book is VIP-free (docs/api.md section 3); the answer says which in `unlock`. Otherwise the answer
+ * is code 999 with the chapter's price, no pages and what the reader may unlock it with (`unlockOptions`), or code
+ * 101 when nobody is signed in. A readable priced chapter's pages come with grants.
  */
 export async function readChapter(
-  { repo, ownedChapters, grantPage }: CatalogDeps,
+  { repo, unlocks, grantPage }: CatalogDeps,
   { reader, ...q }: { bookId: number; number: number; reader: Reader | null },
 ): Promise<ChapterInfo> {
   const [book, chapter, around] = await lookUpChapter(repo, q.bookId, q.number);
   if (!book) throw bookNotFound();
   if (!chapter) throw noMoreChapters();
   const info = chapterInfo(book, chapter, around);
+  const held = async (userId: number) => {
+    const h = await unlocks.heldUnlock(userId, chapter.chapterId);
+    return h && { source: h.source as Unlock['source'], endsAt: h.endsAt?.getTime() ?? null };
+  };
 
+  let unlock: ChapterInfo['unlock'] = { source: 'free', endsAt: null };
   if (!book.published) {
-    // Gone for readers, but not for those who bought its chapters: only a bought chapter opens, and nobody else
+    // Gone for readers, but not for those who hold its chapters: only a held chapter opens, and nobody else
     // learns that the book is there.
-    const owned = reader && (await ownedChapters(reader.userId, [chapter.chapterId])).has(chapter.chapterId);
+    const owned = reader && (await held(reader.userId));
     if (!owned) throw bookNotFound();
+    unlock = owned;
   } else if (chapter.price > 0) {
     if (!reader) throw userUnknown();
-    const readable =
-      (reader.isVip && book.vipFree) ||
-      (await ownedChapters(reader.userId, [chapter.chapterId])).has(chapter.chapterId);
-    if (!readable) throw chapterNotBought(info);
+    const owned = await held(reader.userId);
+    if (owned) unlock = owned;
+    else if (reader.vipEndsAt !== null && book.vipFree) unlock = { source: 'vip', endsAt: reader.vipEndsAt };
+    else {
+      const options = await unlocks.unlockOptions(reader.userId, chapter.chapterId);
+      throw chapterNotBought(options ? { ...info, unlockOptions: options } : info);
+    }
   }
 
   const sizes = await repo.picSizes(chapter.pics);
   await repo.countRead(q.bookId);
   return {
     ...info,
+    unlock,
     // A priced chapter's pages are served only through these granted paths (docs/api.md section 5).
     bookPics: chapter.price > 0 || !book.published ? chapter.pics.map(grantPage) : chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
@@ -201,6 +230,7 @@ export async function freeChapter(
   const sizes = await repo.picSizes(chapter.pics);
   return {
     ...chapterInfo(book, chapter, around),
+    unlock: { source: 'free', endsAt: null },
     bookPics: chapter.pics,
     bookPicSizes: chapter.pics.map((p) => sizes.get(p) ?? { width: 0, height: 0 }),
   };

@@ -27,7 +27,12 @@ export async function registerCatalog(app: FastifyInstance, ctx: ModuleContext):
   const repo = createCatalogRepository(ctx.db);
   const deps: CatalogDeps = {
     repo,
-    ownedChapters: (userId, chapterIds) => ctx.ports.wallet.ownedChapters(userId, chapterIds),
+    unlocks: {
+      heldUnlock: (userId, chapterId) => ctx.ports.wallet.heldUnlock(userId, chapterId),
+      unlockOptions: (userId, chapterId) => ctx.ports.wallet.unlockOptions(userId, chapterId),
+      chapterMarks: (userId, bookId) => ctx.ports.wallet.chapterMarks(userId, bookId),
+      bookWaitFree: (bookId) => ctx.ports.wallet.bookWaitFree(bookId),
+    },
     grantPage: (path) => ctx.ports.images.grantPage(path),
   };
   const searchTerms = createSearchTermsRepository(ctx.db);

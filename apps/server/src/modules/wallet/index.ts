@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { createCoinsConsoleRepository } from './coins.console.repository.ts';
 import { coinsConsoleRoutes } from './coins.console.routes.ts';
+import { createUnlockReadsRepository } from './unlock-reads.repository.ts';
 import { createUnlocksRepository } from './unlocks.repository.ts';
 import { unlocksRoutes } from './unlocks.routes.ts';
 import type { WalletPort } from './wallet.port.ts';
@@ -19,7 +20,9 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     count: (event) => ctx.ports.metrics.count(event),
   };
   await walletRoutes(app, deps);
-  await unlocksRoutes(app, { repo: createUnlocksRepository(ctx.db) });
+  const unlocksRepo = createUnlocksRepository(ctx.db);
+  await unlocksRoutes(app, { repo: unlocksRepo });
+  const unlockReads = createUnlockReadsRepository(ctx.db);
   // The console's changes to a reader's coins and VIP days (under /api/admin/: the operators' session guards them).
   await coinsConsoleRoutes(app, {
     repo: createCoinsConsoleRepository(ctx.db),
@@ -32,5 +35,9 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     takeBackCoins: (tx, take) => wallet.takeBackCoins(deps, { tx, take }),
     shortenVipOnce: (tx, a) => deps.repo.shortenVipOnce(tx, a),
     records: (userId, limit, offset) => wallet.consumptionWindow(deps, { userId, limit, offset }),
+    heldUnlock: (userId, chapterId) => unlocksRepo.held(userId, chapterId),
+    unlockOptions: (userId, chapterId) => unlocksRepo.options(userId, chapterId),
+    chapterMarks: unlockReads.chapterMarks,
+    bookWaitFree: unlockReads.bookWaitFree,
   };
 }

@@ -1,4 +1,4 @@
-import type { ConsumptionRecord } from '@yueman/contract';
+import type { ConsumptionRecord, UnlockOptions } from '@yueman/contract';
 import type { Queryable } from '../../db/client.ts';
 
 /** A pay order the payments module has just marked paid, as far as the wallet credits it. */
@@ -13,6 +13,19 @@ export interface PaidOrder {
   presentCount: number;
   /** The first-recharge offer's extra coins, when this is the reader's first paid order (else 0 or absent). */
   firstPayBonus?: number;
+}
+
+/** What the chapter list marks on one chapter for one reader (docs/api.md, chapter/list). */
+export interface ChapterMark {
+  chapterId: number;
+  /** The live right to read it beyond free: bought, or a stored unlock not ended. */
+  unlockSource: 'bought' | 'wait_free' | 'ticket' | null;
+  unlockEndsAt: number | null;
+  earlyAccess: boolean;
+  /** When wait-for-free may open it (epoch ms), for a locked priced chapter of a wait-free book; else null. */
+  waitFreeReadyAt: number | null;
+  /** A usable ticket of the reader may open it (locked, priced, in scope, presale kind for early access). */
+  ticketable: boolean;
 }
 
 /** What other modules may ask of the wallet: coins, chapters owned, and crediting a paid order. */
@@ -41,4 +54,13 @@ export interface WalletPort {
     limit: number,
     offset: number,
   ): Promise<{ total: number; list: ConsumptionRecord[] }>;
+  // The unlock ledger's read paths, for reading a chapter and its list (CONTRACT section 7).
+  /** The reader's live stored unlock or purchase of the chapter, or undefined. */
+  heldUnlock(userId: number, chapterId: number): Promise<{ source: string; endsAt: Date | null } | undefined>;
+  /** What a locked chapter offers the reader now (unlockOptions), or undefined for no such chapter. */
+  unlockOptions(userId: number, chapterId: number): Promise<UnlockOptions | undefined>;
+  /** Each published chapter's marks for this reader (null: nobody signed in), in one query. */
+  chapterMarks(userId: number | null, bookId: number): Promise<ChapterMark[]>;
+  /** The book's wait-for-free, or null when it has none. */
+  bookWaitFree(bookId: number): Promise<{ waitMinutes: number; rentalHours: number } | null>;
 }

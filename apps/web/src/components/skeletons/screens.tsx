@@ -272,6 +272,8 @@ export const formSkeleton = (title: string) => barred(title, <FormSkeleton />, '
 
 /** 消费记录: a top bar over a card of rows. */
 export const RecordsSkeleton = barred('消费记录', <RecordRowsSkeleton />, 'page-grey');
+/** 我的阅读券: the same rows under its own title. */
+export const TicketsSkeleton = barred('我的阅读券', <RecordRowsSkeleton />, 'page-grey');
 
 /** The prompt pages and /index: the brand, centred. */
 export const PlainSkeleton: ScreenSkeleton = ({ children }) => (

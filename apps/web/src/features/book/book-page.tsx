@@ -11,6 +11,7 @@ import { BookActions } from './components/book-actions.tsx';
 import { BookHeader } from './components/book-header.tsx';
 import { BookFailed, BookLoading, BookMissing } from './components/book-notes.tsx';
 import { ChapterPreview } from './components/chapter-preview.tsx';
+import { WaitFreeNote } from './components/wait-free-note.tsx';
 import './book.css';
 
 /** /book/{id}: the book, its actions, abstract, first chapters and recommendations (spec section 2). */
@@ -36,12 +37,13 @@ export default function BookPage() {
   if (detail.isError) return <BookFailed onRetry={() => void detail.refetch()} />;
   if (!detail.data) return <BookLoading />;
 
-  const { book, chapterList, lastChapter, recommendList } = detail.data;
+  const { book, chapterList, lastChapter, recommendList, waitFree } = detail.data;
   return (
     <main className="page book-page">
       <TopBar title={book.title} />
       <BookHeader book={book} />
       <BookActions book={book} lastNumber={lastChapter?.number ?? 0} />
+      {waitFree && <WaitFreeNote bookId={book.bookId} waitMinutes={waitFree.waitMinutes} />}
       <section className="book-section">
         <p className="book-abstract">{book.abstractContent}</p>
       </section>

@@ -32,11 +32,17 @@ describe('reader settings store', () => {
   beforeEach(() => vi.resetModules());
   afterEach(() => vi.unstubAllGlobals());
 
-  it("starts with today's reader: no auto-scroll, the middle speed, no gaps, no night mode", async () => {
+  it("starts with today's reader: no auto-scroll, the middle speed, no gaps, no night mode, tickets first", async () => {
     const { useReaderSettings, DEFAULT_READER_SETTINGS } = await loadStore();
-    const { autoScroll, speed, gaps, night } = useReaderSettings.getState();
-    expect({ autoScroll, speed, gaps, night }).toEqual(DEFAULT_READER_SETTINGS);
-    expect(DEFAULT_READER_SETTINGS).toEqual({ autoScroll: false, speed: 3, gaps: false, night: false });
+    const { autoScroll, speed, gaps, night, spendOrder } = useReaderSettings.getState();
+    expect({ autoScroll, speed, gaps, night, spendOrder }).toEqual(DEFAULT_READER_SETTINGS);
+    expect(DEFAULT_READER_SETTINGS).toEqual({
+      autoScroll: false,
+      speed: 3,
+      gaps: false,
+      night: false,
+      spendOrder: 'ticket_first',
+    });
   });
 
   it('keeps every change in local storage under ym-reader-settings, values only, as the other stores do', async () => {
@@ -46,8 +52,9 @@ describe('reader settings store', () => {
     s.setGaps(true);
     s.setAutoScroll(true);
     s.setSpeed(5);
+    s.setSpendOrder('wait_first');
     expect(JSON.parse(storage.getItem(KEY) ?? 'null')).toEqual({
-      state: { autoScroll: true, speed: 5, gaps: true, night: true },
+      state: { autoScroll: true, speed: 5, gaps: true, night: true, spendOrder: 'wait_first' },
       version: 0,
     });
   });
@@ -68,7 +75,10 @@ describe('reader settings store', () => {
   });
 
   it('takes the default for a stored value that is missing or malformed', async () => {
-    const stored = { state: { autoScroll: 'yes', speed: 40, night: true, extra: 1 }, version: 0 };
+    const stored = {
+      state: { autoScroll: 'yes', speed: 40, night: true, extra: 1, spendOrder: 'gold_first' },
+      version: 0,
+    };
     const { useReaderSettings } = await loadStore({ [KEY]: JSON.stringify(stored) });
     const { autoScroll, speed, gaps, night } = useReaderSettings.getState();
     expect({ autoScroll, speed, gaps, night }).toEqual({
@@ -78,6 +88,7 @@ describe('reader settings store', () => {
       night: true,
     });
     expect(useReaderSettings.getState()).not.toHaveProperty('extra');
+    expect(useReaderSettings.getState().spendOrder).toBe('ticket_first');
     // The actions survive the merge.
     expect(typeof useReaderSettings.getState().setNight).toBe('function');
   });

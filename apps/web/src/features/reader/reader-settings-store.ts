@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { clampSpeed, DEFAULT_SPEED } from './auto-scroll.ts';
+import { DEFAULT_SPEND_ORDER, isSpendOrder, type SpendOrder } from './unlock-choices.ts';
 
 /** The reader's settings sheet (设置), kept on this device (docs/product.md section 7, `ym-reader-settings`). */
 export interface ReaderSettings {
@@ -12,6 +13,8 @@ export interface ReaderSettings {
   gaps: boolean;
   /** 夜间模式: a black reader with dimmed pages. */
   night: boolean;
+  /** 解锁顺序: what auto-buy spends first on a locked chapter (tickets, then wait-for-free, then coins by default). */
+  spendOrder: SpendOrder;
 }
 
 interface ReaderSettingsState extends ReaderSettings {
@@ -19,6 +22,7 @@ interface ReaderSettingsState extends ReaderSettings {
   setSpeed(step: number): void;
   setGaps(on: boolean): void;
   setNight(on: boolean): void;
+  setSpendOrder(order: SpendOrder): void;
 }
 
 export const DEFAULT_READER_SETTINGS: ReaderSettings = {
@@ -26,6 +30,7 @@ export const DEFAULT_READER_SETTINGS: ReaderSettings = {
   speed: DEFAULT_SPEED,
   gaps: false,
   night: false,
+  spendOrder: DEFAULT_SPEND_ORDER,
 };
 
 /** What was stored, value by value: a missing or malformed value (an older app, a hand edit) is the default. */
@@ -40,6 +45,7 @@ export function storedSettings(stored: unknown): ReaderSettings {
     speed: s.speed === undefined ? d.speed : clampSpeed(s.speed),
     gaps: flag(s.gaps, d.gaps),
     night: flag(s.night, d.night),
+    spendOrder: isSpendOrder(s.spendOrder) ? s.spendOrder : d.spendOrder,
   };
 }
 
@@ -51,15 +57,17 @@ export const useReaderSettings = create<ReaderSettingsState>()(
       setSpeed: (step) => set({ speed: clampSpeed(step) }),
       setGaps: (gaps) => set({ gaps }),
       setNight: (night) => set({ night }),
+      setSpendOrder: (spendOrder) => set({ spendOrder }),
     }),
     {
       name: 'ym-reader-settings',
       // Only the values are stored; reading them back checks each one.
-      partialize: ({ autoScroll, speed, gaps, night }): ReaderSettings => ({
+      partialize: ({ autoScroll, speed, gaps, night, spendOrder }): ReaderSettings => ({
         autoScroll,
         speed,
         gaps,
         night,
+        spendOrder,
       }),
       merge: (stored, current) => ({ ...current, ...storedSettings(stored) }),
     },

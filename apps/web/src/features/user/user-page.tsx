@@ -14,6 +14,7 @@ import {
   purchasePath,
   recordsPath,
   shelfPath,
+  ticketsPath,
 } from '../../lib/paths.ts';
 import { isVip, useUserStore } from '../../lib/user-store.ts';
 import './user.css';
@@ -120,6 +121,7 @@ export default function UserPage() {
         <Link to={shelfPath()}>我的收藏</Link>
         <Link to={shelfPath('history')}>阅读历史</Link>
         <Link to={recordsPath()}>消费记录</Link>
+        <Link to={ticketsPath()}>我的阅读券</Link>
         <Link to={bindPath()}>
           绑定手机
           {userInfo?.mobile && <span className="user-menu-value">{userInfo.mobile}</span>}

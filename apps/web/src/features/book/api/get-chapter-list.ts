@@ -18,7 +18,7 @@ export const chapterListQueryOptions = (bookId: number, userId: number) =>
     retry: false,
   });
 
-export const useChapterList = (bookId: number) => {
+export const useChapterList = (bookId: number, enabled = true) => {
   const userId = useUserStore((s) => s.userInfo?.userId ?? 0);
-  return useQuery(chapterListQueryOptions(bookId, userId));
+  return useQuery({ ...chapterListQueryOptions(bookId, userId), enabled });
 };

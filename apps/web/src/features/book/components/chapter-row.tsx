@@ -3,10 +3,11 @@ import { memo } from 'react';
 import { Link } from 'react-router';
 import { imageUrl } from '../../../lib/images.ts';
 import { readerPath } from '../../../lib/paths.ts';
-import { priceLabel } from '../book-helpers.ts';
+import { chapterMarks } from '../book-helpers.ts';
 
 /**
- * One catalogue entry: lazily loaded thumbnail (plain WebP, 320 x 180), title and price. Memoised: a list of
+ * One catalogue entry: lazily loaded thumbnail (plain WebP, 320 x 180), title, and its marks (price, 已购, 租借中,
+ * 抢先, 等免, 券: book-helpers.ts chapterMarks). Memoised: a list of
  * hundreds of chapters re-renders only the rows whose data changed.
  */
 export const ChapterRow = memo(function ChapterRow({
@@ -35,10 +36,11 @@ export const ChapterRow = memo(function ChapterRow({
           {current && <span className="chapter-row-current">上次读到这里</span>}
         </span>
         <span className="chapter-row-tags">
-          {chapter.alreadyBuy && <span className="chapter-tag chapter-tag-bought">已购</span>}
-          <span className={`chapter-tag ${chapter.price === 0 ? 'chapter-tag-free' : 'chapter-tag-price'}`}>
-            {priceLabel(chapter.price)}
-          </span>
+          {chapterMarks(chapter, Date.now()).map((m) => (
+            <span key={m.kind} className={`chapter-tag chapter-tag-${m.kind}`}>
+              {m.text}
+            </span>
+          ))}
         </span>
       </Link>
     </li>

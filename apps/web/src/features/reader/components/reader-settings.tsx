@@ -2,6 +2,7 @@ import { Popup } from 'antd-mobile';
 import { useEffect, useId, useRef } from 'react';
 import { SPEED_STEPS } from '../auto-scroll.ts';
 import { useReaderSettings } from '../reader-settings-store.ts';
+import { SPEND_ORDER_LABELS, type SpendOrder } from '../unlock-choices.ts';
 
 /** A switch the keyboard reaches and works (Tab, Enter, Space): a button with role switch, named by its row. */
 function SettingSwitch({
@@ -49,7 +50,9 @@ export default function ReaderSettings({
   /** 自动滚动 turned on or off: the reader starts or stops it. */
   onAutoScroll(on: boolean): void;
 }) {
-  const { autoScroll, speed, gaps, night, setSpeed, setGaps, setNight } = useReaderSettings();
+  const { autoScroll, speed, gaps, night, spendOrder, setSpeed, setGaps, setNight, setSpendOrder } =
+    useReaderSettings();
+  const orderId = useId();
   const dialog = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const speedId = useId();
@@ -136,6 +139,23 @@ export default function ReaderSettings({
         </div>
         <SettingSwitch label="页面间隙" checked={gaps} onChange={setGaps} />
         <SettingSwitch label="夜间模式" checked={night} onChange={setNight} />
+        <div className="reader-sheet-row">
+          <label htmlFor={orderId} className="reader-sheet-label">
+            自动解锁顺序
+          </label>
+          <select
+            id={orderId}
+            className="reader-sheet-select"
+            value={spendOrder}
+            onChange={(e) => setSpendOrder(e.target.value as SpendOrder)}
+          >
+            {Object.entries(SPEND_ORDER_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
     </Popup>
   );
