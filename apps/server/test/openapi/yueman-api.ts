@@ -508,7 +508,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** 解锁章节：阅币、等就免费、阅读券（不可用时 code 999 附可用方式） */
+        /** 解锁章节：阅币、等就免费、阅读券、打包购买（不可用时 code 999 附可用方式） */
         post: operations["unlockChapter"];
         delete?: never;
         options?: never;
@@ -4044,6 +4044,14 @@ export interface operations {
                             chapterId: number;
                             source: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
                             endsAt: number | null;
+                        } | {
+                            list: {
+                                chapterId: number;
+                                source: "free" | "bought" | "vip" | "limited_free" | "wait_free" | "ticket";
+                                endsAt: number | null;
+                            }[];
+                            price: number;
+                            saves: number;
                         };
                     };
                 };
@@ -5088,6 +5096,7 @@ export interface operations {
                                 bundle: {
                                     price: number;
                                     chapters: number;
+                                    saves: number;
                                 } | null;
                                 earlyAccess: boolean;
                             };
