@@ -68,8 +68,8 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   await expect(card.getByTestId('rules-meaning')).toContainText('未开启等就免费');
   await card.getByLabel('等就免费').click();
   await card.locator('#unlock-rules_waitMinutes').fill('1');
-  await card.locator('#unlock-rules_waitUnit').click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle('分钟').click();
+  await card.locator('.ant-select-selector').click();
+  await page.locator('.ant-select-item-option[title="分钟"]').click();
   await card.locator('#unlock-rules_earlyAccessChapters').fill('2');
   await expect(card.getByTestId('rules-meaning')).toContainText(
     '等就免费：读者每等 1 分钟可免费解锁一话付费章节（最新 2 话除外），解锁后 72 小时内可读',
@@ -99,7 +99,9 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   await expect(dialog.getByText('请填写原因')).toBeVisible();
   await dialog.getByLabel('原因').fill('活动奖励：连续签到七天');
   await shot(page, 'reader-grant-tickets');
+  const granted = page.waitForResponse((r) => r.url().endsWith(`/readers/${userId}/tickets`));
   await dialog.getByRole('button', { name: /确认发放/ }).click();
+  expect((await (await granted).json()).msg).toBe('已发放 2 张阅读券');
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('已发放 2 张阅读券')).toBeVisible();
   await page.getByRole('tab', { name: '阅读券' }).click();

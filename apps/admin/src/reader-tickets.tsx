@@ -114,7 +114,7 @@ export function GrantTicketsModal(props: {
                 kind: v.kind,
                 count: v.count,
                 expiresInDays: v.expiresInDays,
-                rentalHours: v.rentalHours ?? null,
+                ...(v.rentalHours ? { rentalHours: v.rentalHours } : {}),
                 scope: v.scopeKind === 'any' ? null : books.map((b) => b.bookId),
                 reason: v.reason,
                 requestId,

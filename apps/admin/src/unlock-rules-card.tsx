@@ -135,7 +135,7 @@ export function UnlockRulesCard({ bookId, canWrite }: { bookId: number; canWrite
           <Form.Item name="waitOn" label="等就免费" valuePropName="checked">
             <Switch checkedChildren="开" unCheckedChildren="关" />
           </Form.Item>
-          <Form.Item label="等待时间" required={waitOn} hidden={!waitOn}>
+          <Form.Item label="等待时间" hidden={!waitOn}>
             <Space>
               <Form.Item name="waitMinutes" noStyle rules={[{ required: waitOn, message: '请填写等待时间' }]}>
                 <InputNumber {...whole(watched?.waitUnit === 'minute' ? 43_200 : 720, 1)} />

@@ -111,7 +111,7 @@ export const unlockConsoleRoutes = {
       expiresInDays: Whole(1_000_000),
       /** null: any book; else up to 20 existing book ids. */
       scope: Nullable(Type.Array(AdminId, { maxItems: 100 })),
-      /** null or left out: the unlock a ticket makes is permanent; else it lasts this many hours (1 to 720). */
+      /** null, 0 or left out: the unlock a ticket makes is permanent; else it lasts this many hours (1 to 720). */
       rentalHours: Type.Optional(Nullable(Whole(1_000_000))),
       reason: Type.String({ maxLength: 200 }),
       requestId: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),

@@ -57,7 +57,8 @@ export async function grantReaderTickets(
   if (reason === '') throw badRequest('请填写发放原因', 'reason');
   within('count', input.count);
   within('expiresInDays', input.expiresInDays);
-  const rentalHours = input.rentalHours ?? null;
+  // null arrives as 0 (the schema's integer coercion): both mean a permanent unlock, as leaving it out does.
+  const rentalHours = input.rentalHours ? input.rentalHours : null;
   if (rentalHours !== null) within('rentalHours', rentalHours);
   const scope = input.scope === null ? null : [...new Set(input.scope)].sort((a, b) => a - b);
   if (scope !== null && scope.length === 0)

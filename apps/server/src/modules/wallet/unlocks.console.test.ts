@@ -182,7 +182,8 @@ describeDb('the console’s unlock rules and reading tickets', () => {
     it('finance grants two tickets with a reason: the reader sees them, unlocks with one, and the console lists them', async () => {
       const { bookId, chapters } = await newBook(t.db, { prices: [0, 10, 10], vipFree: false });
       const reader = await registerVisitor(t);
-      const res = await grant('finance', reader.userId, twoTickets());
+      // rentalHours null (the form's empty 解锁时长): permanent, as leaving it out.
+      const res = await grant('finance', reader.userId, twoTickets({ rentalHours: null }));
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({
         result: true,
