@@ -27,31 +27,38 @@ const SOURCE_NAMES: Record<string, string> = {
 
 /** The reader page's 阅读券 tab: each ticket's kind, what it unlocks, where it came from, its expiry and state. */
 export const ticketColumns: ProColumns<ConsoleTicket>[] = [
-  { title: '种类', dataIndex: 'kind', render: (_, r) => TICKET_KIND_NAMES[r.kind] },
+  {
+    title: '种类',
+    dataIndex: 'kind',
+    render: (_, r) =>
+      `${TICKET_KIND_NAMES[r.kind]} · ${r.rentalHours === null ? '永久解锁' : `解锁 ${r.rentalHours} 小时`}`,
+  },
   {
     title: '适用范围',
     dataIndex: 'scope',
+    ellipsis: true,
     render: (_, r) =>
       r.scope === null ? '全部书籍' : r.scope.map((b) => `《${b.title || `书籍 ${b.bookId}`}》`).join('、'),
   },
   {
-    title: '解锁时长',
-    dataIndex: 'rentalHours',
-    render: (_, r) => (r.rentalHours === null ? '永久' : `${r.rentalHours} 小时`),
-  },
-  {
     title: '状态',
     dataIndex: 'state',
+    width: 90,
     render: (_, r) => {
       const [color, text] = STATE_TAGS[r.state];
       return <Tag color={color}>{text}</Tag>;
     },
   },
-  { title: '到期（北京时间）', dataIndex: 'expiresAt', render: (_, r) => chinaTime(r.expiresAt) },
-  { title: '使用时间（北京时间）', dataIndex: 'spentAt', render: (_, r) => chinaTime(r.spentAt) },
-  { title: '来源', dataIndex: 'source', render: (_, r) => SOURCE_NAMES[r.source] ?? '其他' },
+  { title: '到期（北京时间）', dataIndex: 'expiresAt', width: 170, render: (_, r) => chinaTime(r.expiresAt) },
+  { title: '使用时间（北京时间）', dataIndex: 'spentAt', width: 170, render: (_, r) => chinaTime(r.spentAt) },
+  { title: '来源', dataIndex: 'source', width: 100, render: (_, r) => SOURCE_NAMES[r.source] ?? '其他' },
   { title: '原因', dataIndex: 'reason', ellipsis: true, render: (_, r) => r.reason || '-' },
-  { title: '发放时间（北京时间）', dataIndex: 'createdAt', render: (_, r) => chinaTime(r.createdAt) },
+  {
+    title: '发放时间（北京时间）',
+    dataIndex: 'createdAt',
+    width: 170,
+    render: (_, r) => chinaTime(r.createdAt),
+  },
 ];
 
 interface GrantFields {
