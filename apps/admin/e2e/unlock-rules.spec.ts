@@ -74,7 +74,9 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   await expect(card.getByTestId('rules-meaning')).toContainText(
     '等就免费：读者每等 1 分钟可免费解锁一话付费章节（最新 2 话除外），解锁后 72 小时内可读',
   );
-  await card.getByRole('button', { name: /保存解锁规则/ }).click();
+  // The book's own 保存 stays the only button of that name on the page (other specs click it by name).
+  await expect(page.getByRole('button', { name: /保\s*存/ })).toHaveCount(1);
+  await card.getByRole('button', { name: /应用解锁规则/ }).click();
   await expect(page.getByText('解锁规则已保存')).toBeVisible();
   await expect(card).toContainText('最近保存：');
   await expect(card).toContainText('（北京时间）');

@@ -209,9 +209,9 @@ export function UnlockRulesCard({ bookId, canWrite }: { bookId: number; canWrite
             <Form.Item style={{ marginTop: 16, marginBottom: 0 }}>
               <Space>
                 <Button type="primary" htmlType="submit" loading={saving}>
-                  保存解锁规则
+                  应用解锁规则
                 </Button>
-                <Button onClick={() => form.setFieldsValue(fieldsOf(rules))}>重置</Button>
+                <Button onClick={() => form.setFieldsValue(fieldsOf(rules))}>还原</Button>
               </Space>
             </Form.Item>
           )}
