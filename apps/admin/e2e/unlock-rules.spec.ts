@@ -63,6 +63,8 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   const newest = book.chapters.reduce((a, b) => (b.number > a.number ? b : a));
 
   await page.goto(`/admin/books/${book.id}`);
+  // The book page first (slow on a loaded machine), then its card.
+  await expect(page.getByLabel('书名')).toHaveValue(book.title, { timeout: 60_000 });
   const card = page.getByTestId('unlock-rules');
   await expect(card).toContainText('尚未设置（仅阅币解锁）');
   await expect(card.getByTestId('rules-meaning')).toContainText('未开启等就免费');
