@@ -38,6 +38,8 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   operators,
   playwright,
 }) => {
+  // Two operators made by `npm run operator`, three sign-ins and two screens: more than the default 90 s when busy.
+  test.setTimeout(180_000);
   const suffix = Date.now().toString(36);
   const editor = await addOperator(`editor-${suffix}`, 'editor');
   const finance = await addOperator(`finance-${suffix}`, 'finance');
