@@ -39,6 +39,7 @@ import { categoryOptions, useCategories } from '../categories.ts';
 import { dateTime } from '../format.ts';
 import { STATUS_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
+import { UnlockRulesCard } from '../unlock-rules-card.tsx';
 
 type BookFields = Pick<
   Book,
@@ -396,6 +397,7 @@ export default function BookEditPage() {
           )}
         </Col>
       </Row>
+      <UnlockRulesCard bookId={book.id} canWrite={canWrite} />
       <ProCard title={`章节（${book.chapters.length}）`} bordered style={{ marginTop: 16 }}>
         <Table<Chapter>
           rowKey="number"

@@ -8,6 +8,7 @@ import {
   ProTable,
 } from '@ant-design/pro-components';
 import type {
+  ConsoleTicket,
   OrderRow,
   ReaderProfile,
   ReaderPurchase,
@@ -24,9 +25,10 @@ import { branchLabel, dateTime, yuan } from '../format.ts';
 import { accountName, TRANSFER_KIND_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { PasswordShownOnce } from '../password-shown-once.tsx';
+import { GrantTicketsModal, ticketColumns } from '../reader-tickets.tsx';
 import { READER_ACCOUNT_KEEPERS, READER_VALUE_KEEPERS, REFUNDERS, useCan } from '../session.tsx';
 
-type Action = 'coins' | 'vip' | 'password' | 'sign-out' | 'block' | 'unblock';
+type Action = 'coins' | 'vip' | 'tickets' | 'password' | 'sign-out' | 'block' | 'unblock';
 type Paged<T> = { page: number; size: number; total: number; list: T[] };
 
 /** A new id each time a form opens: sending the same form again (a double click, a retry) is the same request. */
@@ -235,6 +237,7 @@ export default function ReaderPage() {
                 调整阅币
               </Button>
               <Button onClick={() => open('vip')}>调整 VIP</Button>
+              <Button onClick={() => setAction('tickets')}>发放阅读券</Button>
             </>
           )}
           {keepsAccount && (
@@ -366,6 +369,19 @@ export default function ReaderPage() {
                     load={(page, size) =>
                       call(adminRoutes.readerTransfers, { params, query: { page, size } })
                     }
+                  />
+                ),
+              },
+              {
+                key: 'tickets',
+                label: '阅读券',
+                children: (
+                  <PagedTable<ConsoleTicket>
+                    rowKey="id"
+                    version={version}
+                    columns={ticketColumns}
+                    empty="没有阅读券"
+                    load={(page, size) => call(adminRoutes.readerTickets, { params, query: { page, size } })}
                   />
                 ),
               },
@@ -515,6 +531,14 @@ export default function ReaderPage() {
             () => '已解除封禁',
           ),
       )}
+
+      <GrantTicketsModal
+        userId={userId}
+        account={reader.account}
+        open={action === 'tickets'}
+        onClose={() => setAction(undefined)}
+        onGranted={() => void done()}
+      />
 
       <PasswordShownOnce
         password={secret?.password}

@@ -567,6 +567,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/books/{id}/unlock-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 书籍的解锁规则：等就免费、抢先看、打包购买折扣 */
+        get: operations["adminBookUnlockRules"];
+        put?: never;
+        /** 设置书籍的解锁规则（整体替换）：等就免费（等待分钟、租借小时、新读者首日额外话数）、抢先看话数、打包折扣；记入操作日志 */
+        post: operations["adminSetBookUnlockRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/readers/{userId}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 读者的阅读券（可用的在前，先到期的在前） */
+        get: operations["adminReaderTickets"];
+        put?: never;
+        /** 发放阅读券：种类、张数（1–100）、有效天数、适用范围（全部书籍或指定书籍）、租借小时（空为永久），须填原因；requestId 相同的重复提交只发放一次 */
+        post: operations["adminGrantReaderTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/book/home/index": {
         parameters: {
             query?: never;
@@ -4311,6 +4347,374 @@ export interface operations {
                             days: number;
                             /** Format: date-time */
                             vipEnd: string | null;
+                            repeated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 冲突：内容已被他人修改，或仍被读者的购买引用 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal409"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminBookUnlockRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            bookId: number;
+                            waitFree: {
+                                waitMinutes: number;
+                                rentalHours: number;
+                                newReaderExtra: number;
+                            } | null;
+                            earlyAccessChapters: number;
+                            bundlePercent: number;
+                            chapterCount: number;
+                            /** Format: date-time */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+        };
+    };
+    adminSetBookUnlockRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    waitFree: {
+                        waitMinutes: number;
+                        rentalHours: number;
+                        newReaderExtra: number;
+                    } | null;
+                    earlyAccessChapters: number;
+                    bundlePercent: number;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            bookId: number;
+                            waitFree: {
+                                waitMinutes: number;
+                                rentalHours: number;
+                                newReaderExtra: number;
+                            } | null;
+                            earlyAccessChapters: number;
+                            bundlePercent: number;
+                            chapterCount: number;
+                            /** Format: date-time */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminReaderTickets: {
+        parameters: {
+            query: {
+                page: number;
+                size: number;
+            };
+            header?: never;
+            path: {
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            page: number;
+                            size: number;
+                            total: number;
+                            list: {
+                                id: number;
+                                kind: "read" | "presale";
+                                rentalHours: number | null;
+                                scope: {
+                                    bookId: number;
+                                    title: string;
+                                }[] | null;
+                                source: string;
+                                reason: string;
+                                state: "usable" | "spent" | "expired";
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                spentAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+        };
+    };
+    adminGrantReaderTickets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: "read" | "presale";
+                    count: number;
+                    expiresInDays: number;
+                    scope: number[] | null;
+                    rentalHours?: number | null;
+                    reason: string;
+                    requestId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            kind: "read" | "presale";
+                            count: number;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            usable: number;
                             repeated: boolean;
                         };
                     };

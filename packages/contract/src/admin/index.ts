@@ -9,6 +9,7 @@ import { packsRoutes } from './packs.ts';
 import { readerCareRoutes, readersRoutes } from './readers.ts';
 import { sessionRoutes } from './session.ts';
 import { supportRoutes } from './support.ts';
+import { unlockConsoleRoutes } from './unlocks.ts';
 
 export * from './audit.ts';
 export * from './books.ts';
@@ -20,6 +21,7 @@ export * from './packs.ts';
 export * from './readers.ts';
 export * from './session.ts';
 export * from './support.ts';
+export * from './unlocks.ts';
 
 export const adminRoutes = {
   ...sessionRoutes,
@@ -32,6 +34,7 @@ export const adminRoutes = {
   ...readersRoutes,
   ...readerCareRoutes,
   ...packsRoutes,
+  ...unlockConsoleRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { createCoinsConsoleRepository } from './coins.console.repository.ts';
 import { coinsConsoleRoutes } from './coins.console.routes.ts';
+import { createTicketsConsoleRepository } from './tickets.console.repository.ts';
+import { ticketsConsoleRoutes } from './tickets.console.routes.ts';
 import { createUnlockReadsRepository } from './unlock-reads.repository.ts';
+import { createUnlockRulesConsoleRepository } from './unlock-rules.console.repository.ts';
+import { unlockRulesConsoleRoutes } from './unlock-rules.console.routes.ts';
 import { createUnlocksRepository } from './unlocks.repository.ts';
 import { unlocksRoutes } from './unlocks.routes.ts';
 import type { WalletPort } from './wallet.port.ts';
@@ -28,6 +32,13 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     repo: createCoinsConsoleRepository(ctx.db),
     audit: (q, entry) => ctx.ports.operators.audit(q, entry),
   });
+  // The console's unlock rules of a book and reading-ticket grants (audited like the coin adjustments).
+  const audit = (
+    q: Parameters<typeof ctx.ports.operators.audit>[0],
+    entry: Parameters<typeof ctx.ports.operators.audit>[1],
+  ) => ctx.ports.operators.audit(q, entry);
+  await unlockRulesConsoleRoutes(app, { repo: createUnlockRulesConsoleRepository(ctx.db), audit });
+  await ticketsConsoleRoutes(app, { repo: createTicketsConsoleRepository(ctx.db), audit });
   return {
     balanceOf: deps.repo.balanceOf,
     ownedChapters: deps.repo.ownedChapters,
