@@ -103,7 +103,17 @@ describeDb('importing by upload in the console', () => {
     const planned = await finished(plan.json().data.import.id);
     expect(planned).toMatchObject({ state: 'done', dryRun: true, bookId: null, title: '另一本' });
     expect(planned.chapters.map((c: { outcome: string }) => c.outcome)).toEqual(['planned', 'planned']);
-    expect(await counts()).toEqual({ ...before, jobs: before.jobs + 2 });
+    // A dry run of the book already there is checked against it: its chapters are unchanged, not new.
+    const replan = await kit.upload(
+      'owner',
+      '/api/admin/imports',
+      uploadForm('file', 'upload.zip', book, { title: '远方来信', dryRun: 'true' }),
+    );
+    const checked = await finished(replan.json().data.import.id);
+    expect(checked).toMatchObject({ state: 'done', dryRun: true, title: '远方来信' });
+    expect(checked.bookId).toBe(seen.bookId);
+    expect(checked.chapters.map((c: { outcome: string }) => c.outcome)).toEqual(['unchanged', 'unchanged']);
+    expect(await counts()).toEqual({ ...before, jobs: before.jobs + 3 });
   });
 
   it('stops at a corrupt page, naming the archive and the page, and keeps the chapters before it', async () => {
