@@ -126,6 +126,9 @@ describeDb('importing by upload in the console', () => {
     expect(failed.state).toBe('failed');
     expect(failed.message).toContain('坏书.zip');
     expect(failed.message).toContain('2/1.png');
+    // Said in Chinese: the image library's own (English) words do not reach the console.
+    expect(failed.message).toContain('不是可读的图片');
+    expect(failed.message.replace(/[^\s：:]*\.(png|zip)/g, '')).not.toMatch(/[A-Za-z]{3,}/);
     expect(failed.message).not.toContain('uploads');
     expect(failed.chapters).toEqual([{ number: 1, title: '1', pages: 1, price: 0, outcome: 'added' }]);
     const [kept] = await t.db.select().from(books).where(eq(books.title, '坏书'));
