@@ -167,6 +167,8 @@ export function auditObjectName(target: string) {
   const name = AUDIT_OBJECT_NAMES[kind];
   if (!name) return target;
   if (kind === 'branch' && id === '-2') return `${name} 默认`;
+  if (kind === 'operator' && id === '?') return `${name}（用户名不存在）`;
+  if (kind === 'showcase' && id in SECTION_NAMES) return `${name} ${SECTION_NAMES[id as ShowcaseType]}`;
   return id ? `${name} ${id}` : name;
 }
 

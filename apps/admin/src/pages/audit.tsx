@@ -24,6 +24,16 @@ const VALUE_NAMES: Record<string, Record<string, string>> = {
   coins: { take: '收回阅币', keep: '保留阅币' },
   kind: { offline: '线下退款', gateway: '原路退回' },
   type: { coin: '阅币套餐', vip: 'VIP 套餐' },
+  // A failed sign-in's reason.
+  reason: { 'unknown-name': '用户名不存在', 'wrong-password': '密码错误', disabled: '操作员已停用' },
+};
+
+/** What an entry whose before and after are lists keeps, by its action. */
+const LIST_NAMES: Record<string, string> = {
+  'book.pricing': '各话价格',
+  'ad.order': '广告顺序（广告 ID）',
+  'home.section': '栏目中的书（书籍 ID）',
+  'home.hot_words': '热门搜索词',
 };
 
 /** One value of an entry, readable: names for codes, China time for instants, lists and records spelled out. */
@@ -71,7 +81,8 @@ export function fieldRows(row: Pick<AuditRow, 'action' | 'before' | 'after'>): F
   if ((row.before !== null && !before) || (row.after !== null && !after)) {
     const b = valueText('list', row.before, row.action);
     const a = valueText('list', row.after, row.action);
-    return [{ field: 'list', name: '列表', before: b, after: a, changed: b !== a }];
+    const name = LIST_NAMES[row.action] ?? '列表';
+    return [{ field: 'list', name, before: b, after: a, changed: b !== a }];
   }
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return fields.map((field) => {

@@ -163,6 +163,8 @@ export default function BookEditPage() {
     );
     if (saved) {
       setBook({ ...base, ...saved });
+      // Saved over another's version: the form shows the book as it now is (their fields kept, these saved).
+      if (base !== book) form.setFieldsValue(Object.fromEntries(BOOK_FIELDS.map((k) => [k, saved[k]])));
       setConflict(undefined);
       message.success('已保存');
     }
