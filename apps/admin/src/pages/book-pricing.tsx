@@ -33,6 +33,17 @@ const ruleText = (rule: Rule) =>
       ? `每话 ${rule.price} 阅币`
       : `前 ${rule.freeChapters} 话免费，之后每话 ${rule.price} 阅币`;
 
+/** Chapter numbers as runs, e.g. 2–23、25. */
+export function numberRanges(numbers: number[]) {
+  const runs: [number, number][] = [];
+  for (const n of [...numbers].sort((a, b) => a - b)) {
+    const last = runs.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else runs.push([n, n]);
+  }
+  return runs.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join('、');
+}
+
 /** What applying a rule changes: the chapters whose price moves, and which of those readers own. */
 export function pricingChanges(chapters: Chapter[], rule: Rule) {
   const changed = chapters.filter((c) => c.price !== (c.number <= rule.freeChapters ? 0 : rule.price));
@@ -68,7 +79,7 @@ export function BatchPricing({
       title: `按“${ruleText(values)}”修改 ${changed.length} 话的价格？`,
       content: (
         <Space direction="vertical" data-testid="pricing-confirm">
-          <span>第 {changed.map((c) => c.number).join('、')} 话的价格将改变，读者立即看到新价格。</span>
+          <span>第 {numberRanges(changed.map((c) => c.number))} 话的价格将改变，读者立即看到新价格。</span>
           {owned.length > 0 ? (
             <Typography.Text type="warning">
               其中 {owned.length} 话已有读者购买（共 {buyers}{' '}
