@@ -129,13 +129,13 @@ test('batch pricing shows the book’s rule and asks, naming the chapters that c
   await expect(rows).toHaveCount(2); // this spec's two pricings of the book
   await expect(rows.first()).toContainText('批量定价');
   await expect(rows.first()).toContainText(`书籍 ${row.id}`);
-  await expect(page.locator('.ant-table-tbody')).not.toContainText('book.pricing');
+  await expect(page.locator('.ant-table-tbody').first()).not.toContainText('book.pricing');
   await rows.first().locator('.ant-table-row-expand-icon').click();
   const diff = page.getByTestId('audit-before-after');
   await expect(diff).toContainText('各话价格');
   await expect(diff).toContainText('第2话 25阅币');
   await expect(diff).toContainText('第2话 免费');
-  await expect(page.locator('.ant-table-tbody')).not.toContainText('{');
+  await expect(page.locator('.ant-table-tbody').first()).not.toContainText('{');
   await expect(page.getByText('时间（北京时间）')).toBeVisible();
   await shot(page, 'also-found-audit');
 });
