@@ -30,28 +30,32 @@ test("a chapter's new price reaches the reader's catalogue", async ({ page, oper
   }, book.id);
   expect(chapters.find((c) => c.number === 3)?.price).toBe(price);
 
-  // The book's own form: a save with an older version is refused with 409 and the form reloads.
-  const before = await apiData<{ version: string; description: string }>(page, `/api/admin/books/${book.id}`);
+  // The book's own form: a save with an older version is refused with 409; the typing stays, the other save is
+  // shown, and the operator saves over it.
+  const before = await apiData<{ version: string; description: string; vipFree: boolean }>(
+    page,
+    `/api/admin/books/${book.id}`,
+  );
   const other = await page.evaluate(
-    async ({ id, version }) => {
+    async ({ id, version, vipFree }) => {
       const res = await fetch(`/api/admin/books/${id}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ version, vipFree: true }),
+        body: JSON.stringify({ version, vipFree }),
       });
       return res.status;
     },
-    { id: book.id, version: before.version },
+    { id: book.id, version: before.version, vipFree: !before.vipFree },
   );
   expect(other).toBe(200);
   await page.getByLabel('简介').fill(`${before.description}（修订）`);
   await page.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText('内容已被他人修改，请刷新后再试')).toBeVisible();
-  // Reloaded: the other operator's change shows, and saving again works.
-  await expect(page.getByRole('switch', { name: 'VIP免费' })).toBeChecked();
-  await page.getByLabel('简介').fill(`${before.description}（修订）`);
-  await page.getByRole('button', { name: /保\s*存/ }).click();
+  const conflict = page.getByTestId('edit-conflict');
+  await expect(conflict.locator('tr', { hasText: 'VIP免费' })).toContainText('未修改（保留已保存的版本）');
+  await expect(page.getByLabel('简介')).toHaveValue(`${before.description}（修订）`);
+  await conflict.getByRole('button', { name: '用我填写的覆盖保存' }).click();
   await expect(page.getByText('已保存', { exact: true })).toBeVisible();
   const after = await apiData<{ description: string; vipFree: boolean }>(page, `/api/admin/books/${book.id}`);
-  expect(after).toMatchObject({ description: `${before.description}（修订）`, vipFree: true });
+  expect(after).toMatchObject({ description: `${before.description}（修订）`, vipFree: !before.vipFree });
 });

@@ -54,7 +54,8 @@ test('an alias typed on the book edit screen, saved past a conflict, finds the b
   const aliases = page.getByLabel('别名');
   await aliases.fill(alias);
   await aliases.press('Enter');
-  // Someone else saves the book meanwhile: the save is refused (409) and the form reloads, the alias gone.
+  // Someone else saves the book meanwhile: the save is refused (409), the typed alias stays beside the other save's;
+  // the operator takes the saved version (the form reloads, the alias gone).
   const before = await apiData<Book>(page, `/api/admin/books/${book.id}`);
   const other = await page.evaluate(
     async ({ id, version }) =>
@@ -71,6 +72,11 @@ test('an alias typed on the book edit screen, saved past a conflict, finds the b
   await page.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.getByText('内容已被他人修改，请刷新后再试')).toBeVisible();
   const field = page.locator('.ant-form-item').filter({ has: aliases });
+  await expect(field.locator('.ant-select-selection-item')).toHaveText([alias]);
+  const conflict = page.getByTestId('edit-conflict');
+  await expect(conflict.locator('tr', { hasText: '别名' })).toContainText('别人加的别名');
+  await conflict.getByRole('button', { name: '放弃我的修改，载入已保存的版本' }).click();
+  await expect(conflict).toHaveCount(0);
   await expect(field.locator('.ant-select-selection-item')).toHaveText(['别人加的别名']);
 
   // Again on the reloaded book: a blank and a repeat are dropped, an alias over 50 characters is refused.

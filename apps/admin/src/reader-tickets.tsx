@@ -10,7 +10,7 @@ import { App, Form, Space, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from './api.ts';
 import { BookPicker, type PickedBook } from './book-picker.tsx';
-import { chinaTime } from './china-time.ts';
+import { dateTime as chinaTime } from './format.ts';
 
 export const TICKET_KIND_NAMES: Record<TicketKind, string> = { read: '阅读券', presale: '抢先券' };
 const STATE_TAGS: Record<ConsoleTicket['state'], [string, string]> = {

@@ -3,7 +3,7 @@ import type { UnlockRules } from '@yueman/contract/admin';
 import { Alert, App, Button, Form, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from './api.ts';
-import { chinaTime } from './china-time.ts';
+import { dateTime as chinaTime } from './format.ts';
 
 /** The card's fields: the wait in the unit chosen (hours or minutes), the rest as the rules hold them. */
 interface RuleFields {

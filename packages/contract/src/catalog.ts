@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Id, Page } from './envelope.ts';
 import { Unlock, UnlockOptions } from './wallet.ts';
 
-/** Where a reader's right to read a chapter comes from (CONTRACT section 7). */
+/** Where a reader's right to read a chapter comes from. */
 const UnlockSource = Unlock.properties.source;
 
 export const PublishStatus = Type.String({ description: "'finish' 完结, 'serialize' 连载" });

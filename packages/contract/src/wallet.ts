@@ -50,7 +50,7 @@ export const ConsumptionPage = Type.Object({
 });
 export type ConsumptionPage = Static<typeof ConsumptionPage>;
 
-// Unlocks beyond coins (CONTRACT section 7): wait-for-free, reading tickets.
+// Unlocks beyond coins: wait-for-free, reading tickets.
 export const UnlockBy = Type.Union([
   Type.Literal('coins'),
   Type.Literal('wait_free'),

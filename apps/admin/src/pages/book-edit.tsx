@@ -20,7 +20,6 @@ import {
   Col,
   Empty,
   Form,
-  InputNumber,
   Popconfirm,
   Row,
   Skeleton,
@@ -36,10 +35,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { adminRoutes, call, imageUrl, shown } from '../api.ts';
 import { categoryOptions, useCategories } from '../categories.ts';
-import { dateTime } from '../format.ts';
+import { chinaPickerValue, dateTime, inChinaTime, instantOfPicker } from '../format.ts';
 import { STATUS_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
 import { UnlockRulesCard } from '../unlock-rules-card.tsx';
+import { ConflictNotice, type ConflictRow, conflictRows } from './book-conflict.tsx';
+import { BatchPricing } from './book-pricing.tsx';
 
 type BookFields = Pick<
   Book,
@@ -62,8 +63,9 @@ interface ChapterFields {
   publishAt: Dayjs | null | undefined;
 }
 
+// The picker holds China wall clocks (format.ts): compared and sent as the instants they mean.
 const sameTime = (a: string | null, b: Dayjs | null | undefined) =>
-  a === null ? !b : b ? dayjs(a).isSame(b) : false;
+  a === null ? !b : b ? dayjs(a).isSame(instantOfPicker(b)) : false;
 
 const same = (a: unknown, b: unknown) =>
   Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x, i) => x === b[i]) : a === b;
@@ -105,6 +107,8 @@ export default function BookEditPage() {
   const [editing, setEditing] = useState<Chapter>();
   const [form] = Form.useForm<BookFields>();
   const [chapterForm] = Form.useForm<ChapterFields>();
+  // A save refused because someone saved since (409): the saved version, and what it changed, beside the form.
+  const [conflict, setConflict] = useState<{ saved: BookWithChapters; rows: ConflictRow[] }>();
 
   const load = useCallback(async () => {
     const found = await shown(call(adminRoutes.book, { params: { id } }));
@@ -113,6 +117,7 @@ export default function BookEditPage() {
       return;
     }
     setBook(found);
+    setConflict(undefined);
     form.setFieldsValue(Object.fromEntries(BOOK_FIELDS.map((k) => [k, found[k]])) as BookFields);
   }, [id, form]);
 
@@ -135,8 +140,17 @@ export default function BookEditPage() {
     );
   }
 
-  const save = async (values: BookFields) => {
-    const changes = changedFields(book, values);
+  // On a 409 the operator's typing stays in the form; the saved version is read and what it changed shown.
+  const showConflict = async () => {
+    const saved = await shown(call(adminRoutes.book, { params: { id } }));
+    if (!saved) return;
+    const categoryName = (cid: number) => categories.find((c) => c.id === cid)?.name ?? `分类 ${cid}`;
+    setConflict({ saved, rows: conflictRows(book, saved, form.getFieldsValue(), categoryName) });
+  };
+
+  /** Saves the form's changes over `base` (the book as opened, or the saved version the operator chose to overwrite). */
+  const save = async (values: BookFields, base: BookWithChapters = book) => {
+    const changes = changedFields(base, values);
     if (Object.keys(changes).length === 0) {
       message.info('没有修改');
       return true;
@@ -144,15 +158,30 @@ export default function BookEditPage() {
     const saved = await shown(
       call(
         adminRoutes.editBook,
-        { params: { id }, body: { version: book.version, ...changes } },
-        { form, onConflict: load },
+        { params: { id }, body: { version: base.version, ...changes } },
+        { form, onConflict: showConflict },
       ),
     );
     if (saved) {
-      setBook({ ...book, ...saved });
+      setBook({ ...base, ...saved });
+      // Saved over another's version: the form shows the book as it now is (their fields kept, these saved).
+      if (base !== book) form.setFieldsValue(Object.fromEntries(BOOK_FIELDS.map((k) => [k, saved[k]])));
+      setConflict(undefined);
       message.success('已保存');
     }
     return true;
+  };
+
+  const saveMineOverSaved = async () => {
+    if (!conflict) return;
+    const values = await form.validateFields().catch(() => undefined);
+    if (!values) return;
+    // A field the operator left as they opened it takes the saved version's value: only their own typing goes over.
+    const typed = { ...form.getFieldsValue(), ...values };
+    const merged = Object.fromEntries(
+      BOOK_FIELDS.map((k) => [k, same(typed[k], book[k]) ? conflict.saved[k] : typed[k]]),
+    ) as BookFields;
+    await save(merged, conflict.saved);
   };
 
   const uploadCover = async (file: File) => {
@@ -172,20 +201,12 @@ export default function BookEditPage() {
     }
   };
 
-  const price = async (values: { freeChapters: number; price: number }) => {
-    const saved = await shown(call(adminRoutes.priceBook, { params: { id }, body: values }));
-    if (saved) {
-      setBook(saved);
-      message.success('已保存');
-    }
-  };
-
   const openChapter = (chapter: Chapter) => {
     setEditing(chapter);
     chapterForm.setFieldsValue({
       title: chapter.title,
       price: chapter.price,
-      publishAt: chapter.publishAt ? dayjs(chapter.publishAt) : null,
+      publishAt: chinaPickerValue(chapter.publishAt),
     });
   };
 
@@ -194,8 +215,7 @@ export default function BookEditPage() {
     const body: { title?: string; price?: number; publishAt?: string | null } = {};
     if (values.title !== editing.title) body.title = values.title;
     if (values.price !== editing.price) body.price = values.price;
-    if (!sameTime(editing.publishAt, values.publishAt))
-      body.publishAt = values.publishAt?.toISOString() ?? null;
+    if (!sameTime(editing.publishAt, values.publishAt)) body.publishAt = instantOfPicker(values.publishAt);
     if (Object.keys(body).length === 0) return true;
     const saved = await shown(
       call(adminRoutes.editChapter, { params: { id, number: editing.number }, body }, { form: chapterForm }),
@@ -220,7 +240,7 @@ export default function BookEditPage() {
     },
     { title: '页数', dataIndex: 'pages', width: 80 },
     {
-      title: '定时发布',
+      title: inChinaTime('定时发布'),
       dataIndex: 'publishAt',
       width: 180,
       render: (at: string | null) => (at ? <Tag color="orange">{dateTime(at)}</Tag> : '已发布'),
@@ -278,6 +298,9 @@ export default function BookEditPage() {
       <Row gutter={16}>
         <Col span={16}>
           <ProCard title="基本信息" bordered>
+            {conflict && (
+              <ConflictNotice rows={conflict.rows} onSaveMine={saveMineOverSaved} onTakeSaved={load} />
+            )}
             <ProForm<BookFields>
               name="book"
               form={form}
@@ -372,27 +395,7 @@ export default function BookEditPage() {
           </ProCard>
           {canWrite && (
             <ProCard title="批量定价" bordered style={{ marginTop: 16 }}>
-              <Form<{ freeChapters: number; price: number }>
-                layout="inline"
-                onFinish={price}
-                initialValues={{ freeChapters: 3, price: 30 }}
-                data-testid="pricing-form"
-              >
-                <Space wrap size={4} align="center">
-                  <span>前</span>
-                  <Form.Item name="freeChapters" noStyle rules={[{ required: true }]}>
-                    <InputNumber min={0} max={100000} precision={0} style={{ width: 72 }} />
-                  </Form.Item>
-                  <span>话免费，之后每话</span>
-                  <Form.Item name="price" noStyle rules={[{ required: true }]}>
-                    <InputNumber min={0} max={100000} precision={0} style={{ width: 80 }} />
-                  </Form.Item>
-                  <span>阅币</span>
-                  <Button htmlType="submit" type="primary" ghost>
-                    应用
-                  </Button>
-                </Space>
-              </Form>
+              <BatchPricing book={book} onSaved={setBook} />
             </ProCard>
           )}
         </Col>
@@ -439,8 +442,8 @@ export default function BookEditPage() {
         />
         <ProFormDateTimePicker
           name="publishAt"
-          label="定时发布"
-          tooltip="未来的时间：到时才对读者可见；清空即立即发布"
+          label={inChinaTime('定时发布')}
+          tooltip="北京时间。未来的时间：到时才对读者可见；清空即立即发布"
           fieldProps={{ style: { width: '100%' } }}
         />
       </ModalForm>

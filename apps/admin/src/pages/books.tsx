@@ -4,7 +4,7 @@ import { Tag } from 'antd';
 import { useNavigate } from 'react-router';
 import { adminRoutes, imageUrl, tablePage } from '../api.ts';
 import { categoryOptions, useCategories } from '../categories.ts';
-import { dateTime } from '../format.ts';
+import { dateTime, inChinaTime } from '../format.ts';
 import { STATUS_NAMES } from '../names.ts';
 
 const statusEnum = Object.fromEntries(
@@ -66,9 +66,9 @@ export default function BooksPage() {
       render: (_, row) => (row.vipFree ? <Tag color="gold">是</Tag> : '否'),
     },
     {
-      title: '更新时间',
+      title: inChinaTime('更新时间'),
       dataIndex: 'updatedAt',
-      width: 170,
+      width: 190,
       search: false,
       render: (_, row) => dateTime(row.updatedAt),
     },

@@ -2,7 +2,7 @@ import { PageContainer, type ProColumns, ProTable } from '@ant-design/pro-compon
 import type { Complaint } from '@yueman/contract/admin';
 import { Typography } from 'antd';
 import { adminRoutes, tablePage } from '../api.ts';
-import { dateTime } from '../format.ts';
+import { dateTime, inChinaTime } from '../format.ts';
 
 const columns: ProColumns<Complaint>[] = [
   { title: 'ID', dataIndex: 'id', width: 70 },
@@ -18,7 +18,7 @@ const columns: ProColumns<Complaint>[] = [
       r.pageUrl ? <Typography.Text copyable={{ text: r.pageUrl }}>{r.pageUrl}</Typography.Text> : '-',
   },
   { title: '用户 ID', dataIndex: 'userId', width: 90, render: (_, r) => r.userId ?? '-' },
-  { title: '时间', dataIndex: 'createdAt', width: 170, render: (_, r) => dateTime(r.createdAt) },
+  { title: inChinaTime('时间'), dataIndex: 'createdAt', width: 180, render: (_, r) => dateTime(r.createdAt) },
 ];
 
 export default function ComplaintsPage() {

@@ -12,10 +12,9 @@ import {
 import type { Ad, JumpType } from '@yueman/contract/admin';
 import { App, Button, Form, Popconfirm, Space, Tag, Typography, Upload, type UploadFile } from 'antd';
 import type { Dayjs } from 'dayjs';
-import dayjs from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, imageUrl, shown } from '../api.ts';
-import { dateTime } from '../format.ts';
+import { chinaPickerValue, dateTime, inChinaTime, instantOfPicker } from '../format.ts';
 import { JUMP_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
 
@@ -44,8 +43,8 @@ function bodyOf(values: Fields) {
     bizId: values.jumpType === 2 ? (values.bizId ?? null) : null,
     url: values.jumpType === -1 || values.jumpType === -2 ? (values.url ?? '').trim() : '',
     active: values.active,
-    startsAt: startsAt ? startsAt.toISOString() : null,
-    endsAt: endsAt ? endsAt.toISOString() : null,
+    startsAt: instantOfPicker(startsAt),
+    endsAt: instantOfPicker(endsAt),
   };
 }
 
@@ -77,7 +76,7 @@ export function AdsTab() {
           active: ad.active,
           range:
             ad.startsAt || ad.endsAt
-              ? [ad.startsAt ? dayjs(ad.startsAt) : null, ad.endsAt ? dayjs(ad.endsAt) : null]
+              ? [chinaPickerValue(ad.startsAt), chinaPickerValue(ad.endsAt)]
               : undefined,
         }
       : { jumpType: 2, active: true, image: [] };
@@ -167,7 +166,7 @@ export function AdsTab() {
             render: (_, ad) => (ad.active ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
           },
           {
-            title: '投放时间',
+            title: inChinaTime('投放时间'),
             key: 'time',
             width: 300,
             render: (_, ad) =>
@@ -255,7 +254,7 @@ export function AdsTab() {
         <ProFormSwitch name="active" label="启用" />
         <ProFormDateTimeRangePicker
           name="range"
-          label="投放时间（可选，留空为长期）"
+          label="投放时间（北京时间；可选，留空为长期）"
           fieldProps={{ allowEmpty: [true, true], style: { width: '100%' } }}
         />
       </ModalForm>

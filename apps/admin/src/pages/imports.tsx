@@ -15,7 +15,7 @@ import { Alert, App, Form, Progress, Space, Table, Tag, Typography, Upload, type
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { adminRoutes, call, shown, tablePage } from '../api.ts';
-import { dateTime } from '../format.ts';
+import { dateTime, inChinaTime } from '../format.ts';
 import { OUTCOME_NAMES } from '../names.ts';
 
 interface Fields {
@@ -124,7 +124,12 @@ const columns: ProColumns<ImportJob>[] = [
   { title: '章节', key: 'chapters', width: 70, render: (_, job) => job.chapters.length },
   { title: '试运行', dataIndex: 'dryRun', width: 80, render: (_, job) => (job.dryRun ? '是' : '否') },
   { title: '操作员', dataIndex: 'operatorName', width: 160, ellipsis: true },
-  { title: '开始时间', dataIndex: 'createdAt', width: 160, render: (_, job) => dateTime(job.createdAt) },
+  {
+    title: inChinaTime('开始时间'),
+    dataIndex: 'createdAt',
+    width: 180,
+    render: (_, job) => dateTime(job.createdAt),
+  },
   { title: '说明', dataIndex: 'message', ellipsis: true, render: (_, job) => job.message ?? '-' },
 ];
 

@@ -4,7 +4,7 @@ import type { Operator, Role } from '@yueman/contract/admin';
 import { App, Button, Form, Popconfirm, Select, Space, Tag } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from '../api.ts';
-import { dateTime } from '../format.ts';
+import { dateTime, inChinaTime } from '../format.ts';
 import { ROLE_NAMES, ROLES } from '../names.ts';
 import { PasswordShownOnce } from '../password-shown-once.tsx';
 import { useSession } from '../session.tsx';
@@ -86,9 +86,9 @@ export default function OperatorsPage() {
             render: (_, op) => (op.disabled ? <Tag color="red">已停用</Tag> : <Tag color="green">正常</Tag>),
           },
           {
-            title: '创建时间',
+            title: inChinaTime('创建时间'),
             dataIndex: 'createdAt',
-            width: 170,
+            width: 190,
             render: (_, op) => dateTime(op.createdAt),
           },
           {

@@ -28,7 +28,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { adminRoutes, call, shown } from '../api.ts';
-import { branchLabel, centsOf, dateTime, yuan } from '../format.ts';
+import { branchLabel, centsOf, dateTime, inChinaTime, yuan } from '../format.ts';
 import { REFUND_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { REFUNDERS, useCan } from '../session.tsx';
@@ -152,7 +152,12 @@ const refundColumns: TableColumnsType<Refund> = [
   { title: '阅币', key: 'coins', width: 150, render: (_: unknown, r: Refund) => coinsOf(r) },
   { title: '网关退款号', dataIndex: 'gatewayRefundNo', render: (n: string | null) => n ?? '-' },
   { title: '操作人', dataIndex: 'actor', width: 110 },
-  { title: '时间', dataIndex: 'createdAt', width: 170, render: (at: string) => dateTime(at, true) },
+  {
+    title: inChinaTime('时间'),
+    dataIndex: 'createdAt',
+    width: 190,
+    render: (at: string) => dateTime(at, true),
+  },
 ];
 
 const ledgerColumns: TableColumnsType<LedgerTransfer> = [
@@ -179,7 +184,12 @@ const ledgerColumns: TableColumnsType<LedgerTransfer> = [
       </Space>
     ),
   },
-  { title: '时间', dataIndex: 'createdAt', width: 170, render: (at: string) => dateTime(at, true) },
+  {
+    title: inChinaTime('时间'),
+    dataIndex: 'createdAt',
+    width: 190,
+    render: (at: string) => dateTime(at, true),
+  },
 ];
 
 /** The whole story of an order: what was bought, every event with the gateway's messages, refunds, the ledger. */
@@ -372,10 +382,15 @@ export default function OrderPage() {
         refundButton,
       ]}
     >
-      <ProCard title="订单" bordered style={{ marginBottom: 16 }}>
+      <ProCard title="订单" subTitle="时间均为北京时间" bordered style={{ marginBottom: 16 }}>
         <Descriptions size="small" column={3} items={items} data-testid="order-facts" />
       </ProCard>
-      <ProCard title="经过" subTitle="时间顺序；展开查看网关报文" bordered style={{ marginBottom: 16 }}>
+      <ProCard
+        title="经过"
+        subTitle="时间顺序（北京时间）；展开查看网关报文"
+        bordered
+        style={{ marginBottom: 16 }}
+      >
         <Timeline
           data-testid="order-events"
           items={story.events.map((e) => ({

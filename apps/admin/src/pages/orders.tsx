@@ -4,7 +4,7 @@ import { Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, adminRoutes, call } from '../api.ts';
-import { branchLabel, dateTime, yuan } from '../format.ts';
+import { branchLabel, dateTime, inChinaTime, yuan } from '../format.ts';
 import { ORDER_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { READER_VIEWERS, REFUNDERS, useCan } from '../session.tsx';
@@ -124,24 +124,24 @@ export default function OrdersPage() {
       render: (_, r) => branchLabel(r.branchId, r.branchName),
     },
     {
-      title: '下单日期',
+      title: inChinaTime('下单日期'),
       dataIndex: 'createdRange',
       valueType: 'dateRange',
       hideInTable: true,
       search: { transform: (value: [string, string]) => ({ from: value[0], to: value[1] }) },
     },
     {
-      title: '下单时间',
+      title: inChinaTime('下单时间'),
       dataIndex: 'createdAt',
       search: false,
-      width: 140,
+      width: 170,
       render: (_, r) => dateTime(r.createdAt),
     },
     {
-      title: '支付时间',
+      title: inChinaTime('支付时间'),
       dataIndex: 'paidAt',
       search: false,
-      width: 140,
+      width: 170,
       render: (_, r) => dateTime(r.paidAt),
     },
   ];

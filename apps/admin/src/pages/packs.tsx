@@ -9,17 +9,13 @@ import type { ConsoleChannel, ConsolePack, PacksAndChannels } from '@yueman/cont
 import { App, Button, Card, Form, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call } from '../api.ts';
-import { centsOf, yuan } from '../format.ts';
+import { centsOf, chinaText, instantOfChinaText, yuan } from '../format.ts';
 import { PACK_KEEPERS, useCan } from '../session.tsx';
 
-// The recharge centre's packs and pay channels, with the first-recharge offer. Times are China time (UTC+8, no
-// daylight saving) whatever the operator's own clock: shown and typed as 'YYYY-MM-DD HH:mm'.
-const CHINA_MS = 8 * 3_600_000;
-const chinaText = (iso: string | null) =>
-  iso ? new Date(new Date(iso).getTime() + CHINA_MS).toISOString().slice(0, 16).replace('T', ' ') : '';
-const CHINA_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
-const instantOf = (text: string | undefined) =>
-  text?.trim() ? new Date(`${text.trim().replace(' ', 'T')}:00+08:00`).toISOString() : null;
+// The recharge centre's packs and pay channels, with the first-recharge offer. Times are China time whatever the
+// operator's own clock (format.ts): shown and typed as 'YYYY-MM-DD HH:mm'.
+const CHINA_TIME_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/;
+const instantOf = instantOfChinaText;
 
 const APP_TYPE_NAMES: Record<string, string> = {
   wap_browser: '手机浏览器',
@@ -379,14 +375,14 @@ export default function PacksPage() {
           label="开始（北京时间）"
           placeholder="2026-12-01 00:00"
           colProps={{ span: 8 }}
-          rules={[{ pattern: CHINA_TIME, message: '格式：2026-12-01 00:00' }]}
+          rules={[{ pattern: CHINA_TIME_TEXT, message: '格式：2026-12-01 00:00' }]}
         />
         <ProFormText
           name="firstPayEndsAt"
           label="结束（北京时间）"
           placeholder="2026-12-31 23:59"
           colProps={{ span: 8 }}
-          rules={[{ pattern: CHINA_TIME, message: '格式：2026-12-31 23:59' }]}
+          rules={[{ pattern: CHINA_TIME_TEXT, message: '格式：2026-12-31 23:59' }]}
         />
       </ModalForm>
 

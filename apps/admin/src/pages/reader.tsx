@@ -21,7 +21,7 @@ import { Alert, App, Button, Card, Descriptions, Form, Space, Tabs, Tag, Typogra
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError, adminRoutes, call, shown } from '../api.ts';
-import { branchLabel, dateTime, yuan } from '../format.ts';
+import { branchLabel, dateTime, inChinaTime, yuan } from '../format.ts';
 import { accountName, TRANSFER_KIND_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { PasswordShownOnce } from '../password-shown-once.tsx';
@@ -140,7 +140,7 @@ export default function ReaderPage() {
     { title: '实付', dataIndex: 'payAmount', align: 'right', render: (_, r) => yuan(r.payAmount) },
     { title: '状态', dataIndex: 'state', render: (_, r) => <StateTag state={r.state} /> },
     { title: '支付渠道', dataIndex: 'channelName' },
-    { title: '下单时间', dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt) },
+    { title: inChinaTime('下单时间'), dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt) },
   ];
   const purchaseColumns: ProColumns<ReaderPurchase>[] = [
     {
@@ -154,7 +154,7 @@ export default function ReaderPage() {
       render: (_, r) => `第${r.chapterNumber}话 ${r.chapterTitle}`,
     },
     { title: '阅币', dataIndex: 'price', align: 'right' },
-    { title: '购买时间', dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt) },
+    { title: inChinaTime('购买时间'), dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt) },
   ];
   const recordColumns: ProColumns<ReaderRecord>[] = [
     { title: '记录', dataIndex: 'title' },
@@ -187,11 +187,11 @@ export default function ReaderPage() {
     { title: '对方账户', dataIndex: 'counterparty', render: (_, r) => accountName(r.counterparty) },
     { title: '备注', dataIndex: 'memo', ellipsis: true },
     { title: '转账编号', dataIndex: 'id', ellipsis: true, render: (_, r) => <code>{r.id}</code> },
-    { title: '时间', dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt, true) },
+    { title: inChinaTime('时间'), dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt, true) },
   ];
   const sessionColumns: ProColumns<ReaderSession>[] = [
-    { title: '登录时间', dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt) },
-    { title: '到期时间', dataIndex: 'expiresAt', render: (_, r) => dateTime(r.expiresAt) },
+    { title: inChinaTime('登录时间'), dataIndex: 'createdAt', render: (_, r) => dateTime(r.createdAt) },
+    { title: inChinaTime('到期时间'), dataIndex: 'expiresAt', render: (_, r) => dateTime(r.expiresAt) },
   ];
 
   const reasonField = (placeholder: string) => (
@@ -289,7 +289,7 @@ export default function ReaderPage() {
               },
               {
                 key: 'vip',
-                label: 'VIP 到期',
+                label: inChinaTime('VIP 到期'),
                 children:
                   reader.vipEnd && Date.parse(reader.vipEnd) > Date.now() ? (
                     <Tag color="gold">{dateTime(reader.vipEnd)}</Tag>
@@ -300,9 +300,9 @@ export default function ReaderPage() {
                   ),
               },
               { key: 'branch', label: '推广渠道', children: branchLabel(reader.branchId, reader.branchName) },
-              { key: 'first', label: '首次访问', children: dateTime(reader.firstVisitAt) },
-              { key: 'seen', label: '最近活跃', children: dateTime(reader.lastSeenAt) },
-              { key: 'created', label: '注册时间', children: dateTime(reader.createdAt) },
+              { key: 'first', label: inChinaTime('首次访问'), children: dateTime(reader.firstVisitAt) },
+              { key: 'seen', label: inChinaTime('最近活跃'), children: dateTime(reader.lastSeenAt) },
+              { key: 'created', label: inChinaTime('注册时间'), children: dateTime(reader.createdAt) },
               { key: 'visitor', label: '访客 ID', children: <code>{reader.visitorId}</code> },
               { key: 'sessions', label: '有效登录', children: `${reader.activeSessions} 个` },
               {

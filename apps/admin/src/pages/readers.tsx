@@ -4,7 +4,7 @@ import { Alert, Card, Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { adminRoutes, call, shown } from '../api.ts';
-import { dateTime } from '../format.ts';
+import { dateTime, inChinaTime } from '../format.ts';
 import { READER_MATCH_NAMES } from '../names.ts';
 
 /**
@@ -72,7 +72,12 @@ export default function ReadersPage() {
                   width: 100,
                   render: (m) => READER_MATCH_NAMES[m] ?? m,
                 },
-                { title: '注册时间', dataIndex: 'createdAt', width: 160, render: (v) => dateTime(v) },
+                {
+                  title: inChinaTime('注册时间'),
+                  dataIndex: 'createdAt',
+                  width: 180,
+                  render: (v) => dateTime(v),
+                },
                 {
                   title: '状态',
                   dataIndex: 'blocked',

@@ -1,31 +1,35 @@
 import { PageContainer, ProCard, StatisticCard } from '@ant-design/pro-components';
 import type { Revenue, RevenueRow, RevenueSums } from '@yueman/contract/admin';
 import { DatePicker, Space, Table, type TableColumnsType, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from '../api.ts';
-import { yuan } from '../format.ts';
+import { chinaToday, yuan } from '../format.ts';
 
 /** The server answers at most 92 days (both ends included). */
 const MAX_DAYS = 92;
 const DAY = 'YYYY-MM-DD';
 
+// Days are China's: today is China's today, whatever the browser's zone.
 type Range = [Dayjs, Dayjs];
 const lastDays = (n: number): Range => [
-  dayjs()
+  chinaToday()
     .subtract(n - 1, 'day')
     .startOf('day'),
-  dayjs().startOf('day'),
+  chinaToday().startOf('day'),
 ];
 
 const PRESETS: { label: string; value: Range }[] = [
   { label: '今天', value: lastDays(1) },
   { label: '最近 7 天', value: lastDays(7) },
   { label: '最近 30 天', value: lastDays(30) },
-  { label: '本月', value: [dayjs().startOf('month'), dayjs().startOf('day')] },
+  { label: '本月', value: [chinaToday().startOf('month'), chinaToday().startOf('day')] },
   {
     label: '上月',
-    value: [dayjs().subtract(1, 'month').startOf('month'), dayjs().subtract(1, 'month').endOf('month')],
+    value: [
+      chinaToday().subtract(1, 'month').startOf('month'),
+      chinaToday().subtract(1, 'month').endOf('month'),
+    ],
   },
   { label: '最近 92 天', value: lastDays(MAX_DAYS) },
 ];
@@ -126,7 +130,7 @@ export default function RevenuePage() {
             allowClear={false}
             presets={PRESETS}
             disabledDate={(day, info) =>
-              day.isAfter(dayjs(), 'day') ||
+              day.isAfter(chinaToday(), 'day') ||
               (info.from
                 ? Math.abs(day.startOf('day').diff(info.from.startOf('day'), 'day')) >= MAX_DAYS
                 : false)

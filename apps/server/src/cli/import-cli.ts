@@ -2,6 +2,7 @@
  * npm run import -- PATH [--book ID] [--title TITLE] [--free-chapters N --price COINS] [--vip-free] [--dry-run] [--replace]
  * Imports a comic from the files publishers hand over (docs/operations.md, "Importing comics").
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
@@ -91,6 +92,20 @@ function progressBar() {
   };
 }
 
+/** An import refused for its files (exit 1, the reason printed); any other error goes on. */
+function refused(err: unknown): number {
+  if (
+    err instanceof importer.ImportRefused ||
+    err instanceof importer.UnreadablePage ||
+    err instanceof importer.ImportSourceError
+  ) {
+    process.stderr.write('\n');
+    console.error(`import: ${(err as Error).message}`);
+    return 1;
+  }
+  throw err;
+}
+
 async function main(): Promise<number> {
   let args: ReturnType<typeof parse>;
   try {
@@ -106,7 +121,20 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   let release: (() => Promise<void>) | undefined;
-  if (!config.databaseUrl && !args.options.dryRun) {
+  // A dry run with no database yet plans from the files alone; with one, it is checked against it (chapters already
+  // there are reported unchanged or replaced), through the running server when one holds DATA_DIR.
+  const noDatabaseYet = !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pglite'));
+  if (args.options.dryRun && noDatabaseYet) {
+    try {
+      const source = await importer.readBookSource(args.source);
+      source.close();
+      printReport(importer.planImport(source.book, args.options));
+      return 0;
+    } catch (err) {
+      return refused(err);
+    }
+  }
+  if (!config.databaseUrl) {
     try {
       release = await lockDataDir(config.dataDir);
     } catch (err) {
@@ -118,13 +146,6 @@ async function main(): Promise<number> {
     }
   }
   try {
-    if (args.options.dryRun) {
-      // No database: the plan is read from the files alone.
-      const source = await importer.readBookSource(args.source);
-      source.close();
-      printReport(importer.planImport(source.book, args.options));
-      return 0;
-    }
     const opened = await openDatabase(
       config.databaseUrl
         ? { kind: 'postgres', url: config.databaseUrl }
@@ -154,16 +175,7 @@ async function main(): Promise<number> {
       await opened.close();
     }
   } catch (err) {
-    if (
-      err instanceof importer.ImportRefused ||
-      err instanceof importer.UnreadablePage ||
-      err instanceof importer.ImportSourceError
-    ) {
-      process.stderr.write('\n');
-      console.error(`import: ${(err as Error).message}`);
-      return 1;
-    }
-    throw err;
+    return refused(err);
   } finally {
     await release?.();
   }

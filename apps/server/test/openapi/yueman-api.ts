@@ -114,7 +114,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 操作日志 */
+        /** 操作日志（服务器分页，新的在前；可按操作员、操作、对象和北京时间日期筛选：action 取整个代码或其前缀，如 reader 含 reader.coins.grant；对象为类型 objectType 加可选编号 objectId，如 book 与 65，含该书的章节） */
         get: operations["adminAudit"];
         put?: never;
         post?: never;
@@ -2094,6 +2094,12 @@ export interface operations {
             query: {
                 page: number;
                 size: number;
+                operatorId?: number;
+                action?: string;
+                objectType?: string;
+                objectId?: string;
+                from?: string;
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -5888,6 +5894,7 @@ export interface operations {
                                 publishAt: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
+                                buyers: number;
                             }[];
                         };
                     };
@@ -6184,6 +6191,7 @@ export interface operations {
                                 publishAt: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
+                                buyers: number;
                             }[];
                         };
                     };

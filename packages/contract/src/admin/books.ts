@@ -67,6 +67,8 @@ export const Chapter = Type.Object({
   /** A time to come: readers see the chapter from then on. */
   publishAt: Nullable(Instant),
   createdAt: Instant,
+  /** Readers who own the chapter (bought it, or were given it): changing its price is asked about first. */
+  buyers: Type.Integer({ minimum: 0 }),
 });
 export type Chapter = Static<typeof Chapter>;
 

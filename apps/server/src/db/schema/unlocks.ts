@@ -4,7 +4,7 @@ import { books, chapters } from './catalog.ts';
 import { users } from './users.ts';
 
 /**
- * A stored right to read one chapter beyond coins (CONTRACT section 7): a wait-for-free rental or a reading
+ * A stored right to read one chapter beyond coins: a wait-for-free rental or a reading
  * ticket's unlock. The id is deterministic, `unlock:{userId}:{chapterId}`, so concurrent unlocks of one chapter
  * collide on it and make one live unlock; an ended one is replaced in place by the next unlock. Coins bought stay in
  * chapter_purchases (forever), VIP and free are decided from the book and the reader, never stored here.

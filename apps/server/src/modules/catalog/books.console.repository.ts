@@ -84,7 +84,7 @@ export function createConsoleRepository(db: Database) {
       return row as BookRow;
     },
 
-    /** A book's chapters in order, with their page counts (not the page paths). */
+    /** A book's chapters in order, with their page counts (not the page paths) and how many readers own each. */
     chapters: (bookId: number, q: Queryable = db) =>
       q
         .select({
@@ -95,6 +95,11 @@ export function createConsoleRepository(db: Database) {
           pages: sql<number>`cardinality(${chapters.pics})`.mapWith(Number),
           publishAt: chapters.publishAt,
           createdAt: chapters.createdAt,
+          // Readers who own it (bought, or given it): a price change is asked about when there are any.
+          buyers:
+            sql<number>`(select count(*) from ${chapterPurchases} where ${chapterPurchases.chapterId} = ${chapters.id})`.mapWith(
+              Number,
+            ),
         })
         .from(chapters)
         .where(eq(chapters.bookId, bookId))

@@ -114,6 +114,50 @@ export function planImport(source: BookSource, opts: ImportOptions): ImportRepor
 }
 
 /**
+ * What an import would do, checked against the database as the import itself would (a dry run beside the data): the
+ * book found by id or title (a new book's id is not taken), a chapter whose number exists with the same pages
+ * `unchanged`, with other pages `replaced` under `replace` (else refused, as the import would), and a new number
+ * `planned`. Only chapters whose number exists are decoded (to compare their pages); nothing is written.
+ */
+export async function planAgainst(
+  repo: ImporterRepository,
+  source: BookSource,
+  opts: ImportOptions,
+): Promise<ImportReport> {
+  const ordered = chaptersInOrder(source);
+  let book: BookRow | undefined;
+  if (opts.bookId !== undefined) {
+    book = await repo.bookById(opts.bookId);
+    if (!book) throw new ImportRefused(`书籍 ${opts.bookId} 不存在`);
+  } else {
+    book = await repo.bookByTitle(titleOf(source, opts));
+  }
+  if (!book) return planImport(source, opts);
+  const report: ImportReport = { bookId: book.id, title: book.title, created: false, chapters: [] };
+  for (const chapter of ordered) {
+    const price = priceOf(chapter.number, opts);
+    const existing = await repo.chapterHash(book.id, chapter.number);
+    if (!existing) {
+      const line = { number: chapter.number, title: chapter.title, pages: chapter.pages.length, price };
+      report.chapters.push({ ...line, outcome: 'planned' });
+      continue;
+    }
+    const { pages, hash } = await prepareChapter(chapter, () => undefined);
+    const line = { number: chapter.number, title: chapter.title, pages: pages.length, price };
+    if (existing.hash === hash) {
+      report.chapters.push({ ...line, outcome: 'unchanged' });
+      continue;
+    }
+    if (!opts.replace) throw changedChapter(chapter);
+    report.chapters.push({ ...line, outcome: 'replaced' });
+  }
+  return report;
+}
+
+const changedChapter = (chapter: ChapterSource) =>
+  new ImportRefused(`第${chapter.number}话 已存在且内容不同（${chapter.label}）：确认替换请加 --replace`);
+
+/**
  * A chapter's pages as stored (tall pages cut) may not pass this: no comic chapter has that many, and each is a row
  * of `pics`, a file and a request in the reader.
  */
@@ -159,7 +203,7 @@ export async function importBook(
   opts: ImportOptions,
 ): Promise<ImportReport> {
   const ordered = chaptersInOrder(source);
-  if (opts.dryRun) return planImport(source, opts);
+  if (opts.dryRun) return planAgainst(deps.repo, source, opts);
   const { repo } = deps;
   const found = await findBook(repo, source, opts);
   const { book } = found;
@@ -179,11 +223,7 @@ export async function importBook(
         report.chapters.push({ ...line, outcome: 'unchanged' });
         continue;
       }
-      if (existing && !opts.replace) {
-        throw new ImportRefused(
-          `第${chapter.number}话 已存在且内容不同（${chapter.label}）：确认替换请加 --replace`,
-        );
-      }
+      if (existing && !opts.replace) throw changedChapter(chapter);
       // Stored under the content's hash: a replaced chapter's old pages stay until no one reads them.
       const dir = `pages/imports/${book.id}/${chapter.number}-${hash.slice(0, 16)}`;
       const paths = pages.map((p, i) => `${dir}/${i + 1}.${p.ext}`);

@@ -26,6 +26,22 @@ const KEPT: Record<string, StoredPage['ext']> = { jpeg: 'jpg', png: 'png', webp:
 export class UnreadablePage extends Error {}
 
 /**
+ * Why the image library could not read a page, in the operator's words (its own message is English, and names
+ * nothing an operator can act on): the format, a file cut short, or damaged content.
+ */
+export function unreadableReason(err: unknown): string {
+  const text = String((err as Error)?.message ?? '').toLowerCase();
+  if (/unsupported image format|not a known file format|unknown format|no decoder/.test(text))
+    return '不是图片，或格式不支持（请用 JPEG、PNG 或 WebP）';
+  if (/premature end|truncat|unexpected end|end of file|eof/.test(text))
+    return '文件不完整（可能未传完或已损坏）';
+  return '图片内容已损坏，无法解码';
+}
+
+const unreadable = (label: string, err: unknown) =>
+  new UnreadablePage(`${label}: 不是可读的图片（${unreadableReason(err)}）`);
+
+/**
  * Reads the page's header first: one over MAX_IMAGE_PIXELS, or longer than MAX_PAGE_ASPECT times its width (a 1×16000
  * strip would be 8,000 pages), is refused before a pixel is decoded. Then decodes it whole, within the process's
  * decode budget (a readable header is not enough: every pixel is read, so a truncated or corrupt file is refused
@@ -39,7 +55,7 @@ export async function preparePage(bytes: Buffer, label: string): Promise<StoredP
     header = await inspectImage(bytes, MAX_PAGE_ASPECT);
   } catch (err) {
     if (err instanceof ImageRefused) throw new UnreadablePage(`${label}: ${err.message}`);
-    throw new UnreadablePage(`${label}: 不是可读的图片（${(err as Error).message.split('\n')[0]}）`);
+    throw unreadable(label, err);
   }
   return decodeBudget.run(header.width * header.height, () => decodePage(bytes, label, header.format));
 }
@@ -52,7 +68,7 @@ async function decodePage(bytes: Buffer, label: string, format: string): Promise
     width = info.width;
     height = info.height;
   } catch (err) {
-    throw new UnreadablePage(`${label}: 不是可读的图片（${(err as Error).message.split('\n')[0]}）`);
+    throw unreadable(label, err);
   }
   if (bytes.length === 0 || width === 0 || height === 0) throw new UnreadablePage(`${label}: 空图片`);
   const kept = KEPT[format];

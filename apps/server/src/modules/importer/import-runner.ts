@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../operators/operators.port.ts';
-import { importBook, partialReportOf, planImport } from './import-book.ts';
+import { importBook, partialReportOf, planAgainst } from './import-book.ts';
 import { readBookSource } from './import-source.ts';
 import type { ImportActor, ImportReport, ImportRun } from './importer.port.ts';
 import type { ImporterRepository } from './importer.repository.ts';
@@ -22,7 +22,7 @@ export interface ImportRunnerDeps {
 export async function runImport(deps: ImportRunnerDeps, run: ImportRun): Promise<ImportReport> {
   const read = await readBookSource(run.source);
   try {
-    if (run.options.dryRun) return planImport(read.book, run.options);
+    if (run.options.dryRun) return await planAgainst(deps.repo, read.book, run.options);
     let report: ImportReport;
     try {
       report = await importBook(

@@ -103,7 +103,17 @@ describeDb('importing by upload in the console', () => {
     const planned = await finished(plan.json().data.import.id);
     expect(planned).toMatchObject({ state: 'done', dryRun: true, bookId: null, title: '另一本' });
     expect(planned.chapters.map((c: { outcome: string }) => c.outcome)).toEqual(['planned', 'planned']);
-    expect(await counts()).toEqual({ ...before, jobs: before.jobs + 2 });
+    // A dry run of the book already there is checked against it: its chapters are unchanged, not new.
+    const replan = await kit.upload(
+      'owner',
+      '/api/admin/imports',
+      uploadForm('file', 'upload.zip', book, { title: '远方来信', dryRun: 'true' }),
+    );
+    const checked = await finished(replan.json().data.import.id);
+    expect(checked).toMatchObject({ state: 'done', dryRun: true, title: '远方来信' });
+    expect(checked.bookId).toBe(seen.bookId);
+    expect(checked.chapters.map((c: { outcome: string }) => c.outcome)).toEqual(['unchanged', 'unchanged']);
+    expect(await counts()).toEqual({ ...before, jobs: before.jobs + 3 });
   });
 
   it('stops at a corrupt page, naming the archive and the page, and keeps the chapters before it', async () => {
@@ -116,6 +126,9 @@ describeDb('importing by upload in the console', () => {
     expect(failed.state).toBe('failed');
     expect(failed.message).toContain('坏书.zip');
     expect(failed.message).toContain('2/1.png');
+    // Said in Chinese: the image library's own (English) words do not reach the console.
+    expect(failed.message).toContain('不是可读的图片');
+    expect(failed.message.replace(/[^\s：:]*\.(png|zip)/g, '')).not.toMatch(/[A-Za-z]{3,}/);
     expect(failed.message).not.toContain('uploads');
     expect(failed.chapters).toEqual([{ number: 1, title: '1', pages: 1, price: 0, outcome: 'added' }]);
     const [kept] = await t.db.select().from(books).where(eq(books.title, '坏书'));

@@ -1,9 +1,51 @@
-import { and, desc, eq, gt, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, like, lt, or } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { auditLog, type OperatorRole, operatorSessions, operators } from '../../db/schema/index.ts';
 import type { AuditEntry } from './operators.port.ts';
 
 export type { AuditEntry };
+
+/** The audit log's filters (the console's 操作日志). */
+export interface AuditFilter {
+  operatorId?: number;
+  action?: string;
+  objectType?: string;
+  objectId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** A LIKE pattern's literal part: its wildcards and escape character taken as themselves. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The filters as one condition: the action whole or up to a dot; the object by its type (`book:…`, or the bare
+ * `ads`) or by type and id (`book:65`, and what lies under it: `chapter:65/3` for book 65, and for chapter 65).
+ */
+function auditWhere(f: AuditFilter) {
+  const objectOf = () => {
+    if (f.objectType === undefined) return undefined;
+    if (f.objectId === undefined || f.objectId === '') {
+      return or(eq(auditLog.target, f.objectType), like(auditLog.target, `${literal(f.objectType)}:%`));
+    }
+    const exact = `${f.objectType}:${f.objectId}`;
+    return or(
+      eq(auditLog.target, exact),
+      like(auditLog.target, `${literal(exact)}/%`),
+      // A book's chapters are its own: `chapter:65/3` is found under book 65.
+      f.objectType === 'book' ? like(auditLog.target, `chapter:${literal(f.objectId)}/%`) : undefined,
+    );
+  };
+  return and(
+    f.operatorId === undefined ? undefined : eq(auditLog.operatorId, f.operatorId),
+    f.action === undefined
+      ? undefined
+      : or(eq(auditLog.action, f.action), like(auditLog.action, `${literal(f.action)}.%`)),
+    objectOf(),
+    f.from === undefined ? undefined : gte(auditLog.at, f.from),
+    f.to === undefined ? undefined : lt(auditLog.at, f.to),
+  );
+}
 
 const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
 
@@ -93,9 +135,16 @@ export function createOperatorsRepository(db: Database) {
     sweepSessions: async (now: Date) =>
       (await db.delete(operatorSessions).where(lt(operatorSessions.expiresAt, now)).returning()).length,
 
-    async auditPage(offset: number, limit: number) {
-      const rows = await db.select().from(auditLog).orderBy(desc(auditLog.id)).offset(offset).limit(limit);
-      return { rows, total: (await db.$count(auditLog)) as number };
+    async auditPage(filter: AuditFilter, offset: number, limit: number) {
+      const where = auditWhere(filter);
+      const rows = await db
+        .select()
+        .from(auditLog)
+        .where(where)
+        .orderBy(desc(auditLog.id))
+        .offset(offset)
+        .limit(limit);
+      return { rows, total: (await db.$count(auditLog, where)) as number };
     },
   };
 }

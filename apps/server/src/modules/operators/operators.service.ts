@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperatorRole } from '../../db/schema/index.ts';
+import { chinaDay } from '../../shared/china-time.ts';
+import { badRequest } from '../../shared/errors.ts';
 import { consoleWindow } from '../../shared/pagination.ts';
 import { generatePassword, hashPassword } from '../../shared/passwords/password.ts';
 import {
@@ -232,9 +234,38 @@ export async function operatorOf(repo: OperatorsRepository, token: string, now =
 /** Every operator, without password hashes. */
 export const listOperators = async (repo: OperatorsRepository) => (await repo.list()).map(publicOperator);
 
-/** A page of the audit log, newest first. */
-export async function auditPage(repo: OperatorsRepository, input: { page: number; size: number }) {
-  const { offset, limit } = consoleWindow(input);
-  const { rows, total } = await repo.auditPage(offset, limit);
-  return { ...input, total, list: rows.map((row) => ({ ...row, at: row.at.toISOString() })) };
+export interface AuditQuery {
+  page: number;
+  size: number;
+  operatorId?: number;
+  /** A whole action code, or the start of one up to a dot (`reader` finds `reader.coins.grant`). */
+  action?: string;
+  /** The object's type (`book`), and its id (`65`: the book and its chapters, `chapter:65/…`). */
+  objectType?: string;
+  objectId?: string;
+  /** China dates, both included. */
+  from?: string;
+  to?: string;
+}
+
+function dayOf(text: string, field: 'from' | 'to') {
+  const day = chinaDay(text);
+  if (!day) throw badRequest(`${field === 'from' ? '开始' : '结束'}日期不正确，格式为 YYYY-MM-DD`, field);
+  return day;
+}
+
+/** A page of the audit log, newest first, with its filters (an id without a type is refused, naming it). */
+export async function auditPage(repo: OperatorsRepository, input: AuditQuery) {
+  const { page, size, operatorId, action, objectType, objectId } = input;
+  if (objectId !== undefined && objectType === undefined) throw badRequest('请先选择对象类型', 'objectType');
+  const from = input.from === undefined ? undefined : dayOf(input.from, 'from').from;
+  const to = input.to === undefined ? undefined : dayOf(input.to, 'to').to;
+  if (from && to && to <= from) throw badRequest('结束日期不能早于开始日期', 'to');
+  const { offset, limit } = consoleWindow({ page, size });
+  const { rows, total } = await repo.auditPage(
+    { operatorId, action, objectType, objectId: objectId?.trim(), from, to },
+    offset,
+    limit,
+  );
+  return { page, size, total, list: rows.map((row) => ({ ...row, at: row.at.toISOString() })) };
 }

@@ -1,5 +1,6 @@
 import type { LedgerTransfer, OrderState, Purpose } from '@yueman/contract/admin';
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
+import { eventText } from './event-text.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { consoleWindow } from '../../shared/pagination.ts';
 import type { PaymentGateway } from './gateways/gateway.ts';
@@ -191,7 +192,7 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
       fromStatus: e.fromStatus as OrderState | null,
       toStatus: e.toStatus as OrderState,
       source: e.source,
-      detail: e.detail,
+      detail: eventText(e.detail),
       payload: e.payload ?? null,
     })),
     refunds: refunds.map(refundView),

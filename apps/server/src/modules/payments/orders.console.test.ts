@@ -201,7 +201,7 @@ describeDb('the console’s orders and revenue', () => {
     expect(JSON.stringify(paid?.payload)).not.toContain('"sign"');
     const refunded = events.find((e) => e.source === 'refund');
     expect(refunded).toMatchObject({
-      detail: expect.stringMatching(/^alipay refund RF[0-9A-F]{24} 1000 cents: success$/),
+      detail: expect.stringMatching(/^支付宝退款 RF[0-9A-F]{24}：¥10\.00，成功$/),
     });
     expect(refunded?.payload).toMatchObject({ out_trade_no: orders.a });
 

@@ -1,4 +1,4 @@
-// The unlock ledger's invariants (CONTRACT section 7), asserted after every test that grants, spends or unlocks.
+// The unlock ledger's invariants, asserted after every test that grants, spends or unlocks.
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Database } from '../../db/client.ts';

@@ -255,7 +255,7 @@ export function createUnlocksRepository(db: Database) {
       });
     },
 
-    /** What a locked chapter offers the reader now (CONTRACT section 7's unlockOptions). */
+    /** What a locked chapter offers the reader now (the unlockOptions of docs/api.md). */
     async options(userId: number, chapterId: number) {
       const row = await one<{
         price: number;

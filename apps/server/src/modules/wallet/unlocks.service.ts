@@ -20,7 +20,7 @@ const REFUSALS = {
 } as const;
 
 /**
- * Unlocks a priced chapter for the signed-in reader by the way they chose (CONTRACT section 7). A chapter already
+ * Unlocks a priced chapter for the signed-in reader by the way they chose. A chapter already
  * held answers what holds it and changes nothing; a refusal answers code 999 with the chapter's unlockOptions.
  */
 export async function unlockChapter(

@@ -54,7 +54,7 @@ export interface WalletPort {
     limit: number,
     offset: number,
   ): Promise<{ total: number; list: ConsumptionRecord[] }>;
-  // The unlock ledger's read paths, for reading a chapter and its list (CONTRACT section 7).
+  // The unlock ledger's read paths, for reading a chapter and its list.
   /** The reader's live stored unlock or purchase of the chapter, or undefined. */
   heldUnlock(userId: number, chapterId: number): Promise<{ source: string; endsAt: Date | null } | undefined>;
   /** What a locked chapter offers the reader now (unlockOptions), or undefined for no such chapter. */

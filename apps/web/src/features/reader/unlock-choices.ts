@@ -1,6 +1,6 @@
 import type { UnlockOptions } from '@yueman/contract';
 
-/** What the reader may spend on a locked chapter, besides coins (CONTRACT section 7). */
+/** What the reader may spend on a locked chapter, besides coins. */
 export type SpendWay = 'ticket' | 'wait_free' | 'coins';
 
 /** The spending orders the reader may choose in the settings sheet; auto-buy follows the chosen one. */

@@ -94,7 +94,7 @@ function OtherWay({
  * The buy prompt (kind 'buy') and the recharge prompt (kind 'recharge'): the chapter price, the VIP hint,
  * 自动购买下一话 and the balance; the buy prompt also offers, in the reader's spending order, a ticket,
  * wait-for-free (a gauge and the time left until it is ready) and the bundle, as the chapter's unlockOptions say
- * (spec section 2, Reader; CONTRACT section 7).
+ * (spec section 2, Reader; docs/api.md, unlocks).
  */
 export function PayOverlay({
   kind,
