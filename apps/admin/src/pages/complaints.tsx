@@ -34,7 +34,7 @@ const STATES: Record<ComplaintState, { text: string; color: string }> = {
 };
 
 /** A chapter taken down from a complaint waits for a publish time no one reaches (the catalogue hides it until then). */
-const TAKEN_DOWN_UNTIL = '2099-12-31T15:59:00.000Z';
+const TAKEN_DOWN_UNTIL = '2099-12-31T16:00:00.000Z';
 
 /** The reported page in the reader app: the chapter, opened at the page (?page=N). */
 const pageHref = (c: Complaint) =>
