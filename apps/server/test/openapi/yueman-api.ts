@@ -7500,6 +7500,7 @@ export interface operations {
                 userId?: number;
                 user?: string;
                 state?: "created" | "paid" | "expired" | "cancelled";
+                refund?: "full" | "partial";
                 channel?: string;
                 branchId?: number;
                 from?: string;
