@@ -25,10 +25,18 @@ test('support handles a reported page from its link: 处理中, a note, 已处�
     hasTouch: true,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
+    // A phone's browser, as the reader app's own browser tests are.
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
   });
   const reader = await phone.newPage();
+  await reader.goto('/home');
+  await reader.waitForFunction(
+    () => JSON.parse(localStorage.getItem('ym-user') ?? '{}').state?.userInfo?.userId > 0,
+  );
   await reader.goto('/book/read/1/2?title=x');
-  await expect(reader.locator('.reader-page-img').first()).toBeVisible();
+  await expect(reader.locator('.reader-page-img').first()).toBeVisible({ timeout: 60_000 });
+  await expect(reader.locator('.reader-pages [data-page]').nth(2)).toBeAttached({ timeout: 60_000 });
   await reader.evaluate(() => {
     const row = document.querySelectorAll<HTMLElement>('.reader-pages [data-page]')[2];
     if (!row) throw new Error('no page 3');
@@ -71,7 +79,8 @@ test('support handles a reported page from its link: 处理中, a note, 已处�
   const link = drawer.getByTestId('complaint-page-link');
   await expect(link).toHaveAttribute('href', '/book/read/1/2?page=3');
   const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
-  await expect(opened.locator('.reader-page-img').first()).toBeVisible();
+  await expect(opened.locator('.reader-page-img').first()).toBeVisible({ timeout: 60_000 });
+  await expect(opened.locator('.reader-pages [data-page]').nth(2)).toBeAttached({ timeout: 60_000 });
   await expect.poll(() => pageAtTop(opened)).toBe(3);
   await opened.close();
 
