@@ -1,5 +1,5 @@
+import type { ComplaintState } from '@yueman/contract/admin';
 import type { Queryable } from '../../db/client.ts';
-import type { ComplaintState } from '../../db/schema/index.ts';
 import { consoleWindow } from '../../shared/pagination.ts';
 import type { AuditEntry } from '../operators/index.ts';
 import type { SupportConsoleRepository } from './support.console.repository.ts';

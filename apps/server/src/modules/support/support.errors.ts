@@ -1,4 +1,4 @@
-import type { ComplaintState } from '../../db/schema/index.ts';
+import type { ComplaintState } from '@yueman/contract/admin';
 import { AppError, badRequest, notFound } from '../../shared/errors.ts';
 
 export const noSuchComplaint = () => notFound('没有这条举报');
