@@ -10,6 +10,20 @@ export const contentOf = (o: Pick<OrderRow, 'purpose' | 'itemCount' | 'presentCo
     ? `VIP ${o.itemCount} 天`
     : `${o.itemCount} 阅币${o.presentCount > 0 ? ` + 赠 ${o.presentCount}` : ''}`;
 
-export const StateTag = ({ state }: { state: OrderState }) => (
-  <Tag color={ORDER_STATE_COLORS[state]}>{ORDER_STATE_NAMES[state]}</Tag>
-);
+/**
+ * An order's state; a paid order with refunds that succeeded shows 已退款 (all it paid) or 部分退款, derived from its
+ * refunds (refunded and paid in cents, when known).
+ */
+export function StateTag({
+  state,
+  refunded = 0,
+  paid = 0,
+}: {
+  state: OrderState;
+  refunded?: number;
+  paid?: number;
+}) {
+  if (state === 'paid' && refunded > 0)
+    return refunded >= paid ? <Tag color="red">已退款</Tag> : <Tag color="volcano">部分退款</Tag>;
+  return <Tag color={ORDER_STATE_COLORS[state]}>{ORDER_STATE_NAMES[state]}</Tag>;
+}

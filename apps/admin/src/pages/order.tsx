@@ -283,7 +283,11 @@ export default function OrderPage() {
       label: '订单号',
       children: <Typography.Text copyable={canRefund}>{order.orderNo}</Typography.Text>,
     },
-    { key: 'state', label: '状态', children: <StateTag state={order.state} /> },
+    {
+      key: 'state',
+      label: '状态',
+      children: <StateTag state={order.state} refunded={story.refund.refunded} paid={order.payAmount} />,
+    },
     {
       key: 'content',
       label: '内容',
@@ -374,7 +378,7 @@ export default function OrderPage() {
     <PageContainer
       title={`订单 ${order.orderNo}`}
       onBack={back}
-      tags={<StateTag state={order.state} />}
+      tags={<StateTag state={order.state} refunded={story.refund.refunded} paid={order.payAmount} />}
       extra={[
         <Button key="reload" onClick={load}>
           刷新

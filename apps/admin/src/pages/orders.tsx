@@ -9,9 +9,21 @@ import { ORDER_STATE_NAMES } from '../names.ts';
 import { contentOf, StateTag } from '../order-parts.tsx';
 import { READER_VIEWERS, REFUNDERS, useCan } from '../session.tsx';
 
-const stateEnum = Object.fromEntries(
-  (Object.keys(ORDER_STATE_NAMES) as OrderState[]).map((s) => [s, { text: ORDER_STATE_NAMES[s] }]),
-);
+// The state filter also offers the refunded states (derived from an order's refunds, not stored).
+const stateEnum = {
+  ...Object.fromEntries(
+    (Object.keys(ORDER_STATE_NAMES) as OrderState[]).map((s) => [s, { text: ORDER_STATE_NAMES[s] }]),
+  ),
+  refunded: { text: '已退款' },
+  'partly-refunded': { text: '部分退款' },
+};
+/** The state filter as the list call takes it. */
+const stateQuery = (value: unknown) =>
+  value === 'refunded'
+    ? { refund: 'full' as const }
+    : value === 'partly-refunded'
+      ? { refund: 'partial' as const }
+      : { state: value as OrderState | undefined };
 
 /** Every order, newest first, with the filters finance and customer service look an order up by. */
 export default function OrdersPage() {
@@ -98,7 +110,7 @@ export default function OrdersPage() {
       width: 80,
       valueType: 'select',
       valueEnum: stateEnum,
-      render: (_, r) => <StateTag state={r.state} />,
+      render: (_, r) => <StateTag state={r.state} refunded={r.refundedAmount} paid={r.payAmount} />,
     },
     {
       title: '支付渠道',
@@ -159,7 +171,7 @@ export default function OrdersPage() {
                 size: params.pageSize ?? 20,
                 orderNo: typeof params.orderNo === 'string' ? params.orderNo.trim() : undefined,
                 user: typeof params.user === 'string' && params.user.trim() ? params.user.trim() : undefined,
-                state: params.state as OrderState | undefined,
+                ...stateQuery(params.state),
                 channel: params.channel as string | undefined,
                 branchId: params.branchId as number | undefined,
                 from: params.from as string | undefined,

@@ -1432,10 +1432,61 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 读者举报（新的在前） */
+        /** 读者举报（新的在前；可按状态筛选） */
         get: operations["adminComplaints"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/complaints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 一条举报与它的备注 */
+        get: operations["adminComplaint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/complaints/{id}/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 改变举报的状态（from：操作员看到的状态；已被他人改变时 409，并说明谁在处理） */
+        post: operations["adminSetComplaintState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/complaints/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 给举报加备注（reply：已通过读者留下的联系方式回复） */
+        post: operations["adminAddComplaintNote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7912,6 +7963,7 @@ export interface operations {
                 userId?: number;
                 user?: string;
                 state?: "created" | "paid" | "expired" | "cancelled";
+                refund?: "full" | "partial";
                 channel?: string;
                 branchId?: number;
                 from?: string;
@@ -9219,6 +9271,7 @@ export interface operations {
             query: {
                 page: number;
                 size: number;
+                state?: "new" | "handling" | "done";
             };
             header?: never;
             path?: never;
@@ -9249,8 +9302,103 @@ export interface operations {
                                 contact: string;
                                 pageUrl: string;
                                 bookId: number | null;
+                                bookTitle: string | null;
+                                bookPublished: boolean | null;
                                 chapterNumber: number | null;
+                                /** Format: date-time */
+                                chapterPublishAt: string | null;
                                 pageNumber: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                state: "new" | "handling" | "done";
+                                handler: string | null;
+                                /** Format: date-time */
+                                stateAt: string | null;
+                                notes: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
+    adminComplaint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            complaint: {
+                                id: number;
+                                userId: number | null;
+                                visitorId: string;
+                                reason: string;
+                                content: string;
+                                contact: string;
+                                pageUrl: string;
+                                bookId: number | null;
+                                bookTitle: string | null;
+                                bookPublished: boolean | null;
+                                chapterNumber: number | null;
+                                /** Format: date-time */
+                                chapterPublishAt: string | null;
+                                pageNumber: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                state: "new" | "handling" | "done";
+                                handler: string | null;
+                                /** Format: date-time */
+                                stateAt: string | null;
+                                notes: number;
+                            };
+                            notes: {
+                                id: number;
+                                operator: string;
+                                kind: "note" | "reply";
+                                text: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             }[];
@@ -9283,6 +9431,264 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+        };
+    };
+    adminSetComplaintState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from: "new" | "handling" | "done";
+                    state: "new" | "handling" | "done";
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            complaint: {
+                                id: number;
+                                userId: number | null;
+                                visitorId: string;
+                                reason: string;
+                                content: string;
+                                contact: string;
+                                pageUrl: string;
+                                bookId: number | null;
+                                bookTitle: string | null;
+                                bookPublished: boolean | null;
+                                chapterNumber: number | null;
+                                /** Format: date-time */
+                                chapterPublishAt: string | null;
+                                pageNumber: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                state: "new" | "handling" | "done";
+                                handler: string | null;
+                                /** Format: date-time */
+                                stateAt: string | null;
+                                notes: number;
+                            };
+                            notes: {
+                                id: number;
+                                operator: string;
+                                kind: "note" | "reply";
+                                text: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 冲突：内容已被他人修改，或仍被读者的购买引用 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal409"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminAddComplaintNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: "note" | "reply";
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            complaint: {
+                                id: number;
+                                userId: number | null;
+                                visitorId: string;
+                                reason: string;
+                                content: string;
+                                contact: string;
+                                pageUrl: string;
+                                bookId: number | null;
+                                bookTitle: string | null;
+                                bookPublished: boolean | null;
+                                chapterNumber: number | null;
+                                /** Format: date-time */
+                                chapterPublishAt: string | null;
+                                pageNumber: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                state: "new" | "handling" | "done";
+                                handler: string | null;
+                                /** Format: date-time */
+                                stateAt: string | null;
+                                notes: number;
+                            };
+                            notes: {
+                                id: number;
+                                operator: string;
+                                kind: "note" | "reply";
+                                text: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
                 };
             };
         };

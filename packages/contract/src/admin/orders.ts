@@ -195,6 +195,8 @@ export const ordersRoutes = {
       /** The 用户 filter: what the readers' search box takes (account, mobile, user id or visitor id). */
       user: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       state: Type.Optional(State),
+      /** Paid orders refunded in whole (full) or in part (partial): refunds that succeeded, against what was paid. */
+      refund: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('partial')])),
       channel: Type.Optional(Type.String({ maxLength: 32, pattern: '^[A-Za-z0-9_]+$' })),
       branchId: Type.Optional(BranchId),
       from: Type.Optional(ChinaDate),

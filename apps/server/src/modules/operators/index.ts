@@ -15,6 +15,7 @@ export type { AuditEntry, OperatorsPort } from './operators.port.ts';
 export {
   ANY_ROLE,
   CATALOGUE_WRITERS,
+  COMPLAINT_HANDLERS,
   ORDER_READERS,
   OWNER_ONLY,
   PACK_KEEPERS,

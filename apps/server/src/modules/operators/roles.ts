@@ -35,5 +35,11 @@ export const PACK_KEEPERS: readonly OperatorRole[] = ['owner', 'finance'];
 /** Reading the packs and channels: also customer service (a reader asking what a pack gives or what they paid). */
 export const PACK_VIEWERS: readonly OperatorRole[] = ['owner', 'finance', 'support'];
 
+/**
+ * The readers' complaints: reading them, taking them (处理中, 已处理) and adding notes or replies (audited): owners
+ * and customer service. Taking the reported book or chapter down stays the catalogue's call (CATALOGUE_WRITERS).
+ */
+export const COMPLAINT_HANDLERS: readonly OperatorRole[] = ['owner', 'support'];
+
 export const isRole = (value: unknown): value is OperatorRole =>
   typeof value === 'string' && (OPERATOR_ROLES as readonly string[]).includes(value);

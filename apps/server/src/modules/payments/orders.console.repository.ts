@@ -21,6 +21,8 @@ export interface OrderFilter {
   /** The readers the 用户 filter matched (never empty: the service answers no rows for none). */
   userIds?: number[];
   state?: string;
+  /** Refunded in whole or in part (derived from the refunds that succeeded; docs/decisions.md). */
+  refund?: 'full' | 'partial';
   channel?: string;
   branchId?: number;
   from?: Date;
@@ -54,6 +56,14 @@ export function createOrdersConsoleRepository(db: Database) {
       if (filter.userId !== undefined) where.push(eq(payOrders.userId, filter.userId));
       if (filter.userIds !== undefined) where.push(inArray(payOrders.userId, filter.userIds));
       if (filter.state !== undefined) where.push(eq(payOrders.status, filter.state));
+      if (filter.refund === 'full')
+        where.push(eq(payOrders.status, 'paid'), sql`${refundedOf} >= ${payOrders.payAmount}`);
+      if (filter.refund === 'partial')
+        where.push(
+          eq(payOrders.status, 'paid'),
+          sql`${refundedOf} > 0`,
+          sql`${refundedOf} < ${payOrders.payAmount}`,
+        );
       if (filter.channel !== undefined) where.push(eq(payOrders.channel, filter.channel));
       if (filter.branchId !== undefined) where.push(eq(payOrders.branchId, filter.branchId));
       if (filter.from !== undefined) where.push(gte(payOrders.createdAt, filter.from));

@@ -4,6 +4,7 @@
 import { asc, count } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { consoleOperators } from '../../../test/console-kit.ts';
+import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { type GatewayApp, gatewayAppPerFile, latestOrderOf } from '../../../test/real-gateways.ts';
 import type { TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
@@ -402,5 +403,43 @@ describeDb('the console’s orders and revenue', () => {
     expect(badNo.statusCode).toBe(400);
     expect(badNo.json()).toMatchObject({ result: false, code: 400, msg: '路径参数 orderNo 不正确' });
     expect(await counts()).toEqual(before);
+  });
+
+  it('shows a refunded paid order as refunded in whole or in part, derived from its refunds, and filters by it', async () => {
+    // Order c (6.00 yuan) back in whole; order a was refunded 10.00 of 30.00.
+    const whole = await admin('owner', 'POST', `/api/admin/orders/${orders.c}/refunds`, {
+      amount: 600,
+      reason: '用户申请',
+      requestId: 'req-console-full-01',
+    });
+    expect(whole.json()).toMatchObject({ result: true, data: { refund: { state: 'success' } } });
+    await expectLedgerInvariants(t.db);
+    const cases: [string, string[]][] = [
+      ['refund=full', [orders.c]],
+      ['refund=partial', [orders.a]],
+      ['refund=partial&branchId=7001', [orders.a]],
+      ['refund=full&branchId=7001', []],
+      [`refund=full&userId=${(readers[0] as TestVisitor).userId}`, [orders.c]],
+    ];
+    for (const [query, expected] of cases) {
+      const page = await data('finance', `/api/admin/orders?${query}`);
+      expect(page.list.map((o: { id: number }) => o.id).length, query).toBe(expected.length);
+      expect(page.total, query).toBe(expected.length);
+      expect(
+        page.list.every(
+          (o: { state: string; refundedAmount: number }) => o.state === 'paid' && o.refundedAmount > 0,
+        ),
+      ).toBe(true);
+    }
+    const full = await data('owner', '/api/admin/orders?refund=full');
+    expect(full.list[0]).toMatchObject({
+      orderNo: orders.c,
+      payAmount: 600,
+      refundedAmount: 600,
+      state: 'paid',
+    });
+    const res = await admin('owner', 'GET', '/api/admin/orders?refund=some');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ result: false, code: 400, data: { field: 'refund' } });
   });
 });

@@ -1,4 +1,4 @@
-import type { PayConfig, PaySubType, RechargeResponse } from '@yueman/contract';
+import { DEFAULT_BRANCH, type PayConfig, type PaySubType, type RechargeResponse } from '@yueman/contract';
 import { chinaTimeParts } from '../../shared/china-time.ts';
 import { forbidden, unauthorized } from '../../shared/errors.ts';
 import { accountBlocked } from '../../shared/signed-in.ts';
@@ -86,6 +86,14 @@ function gatewayFor(
   return { gateway };
 }
 
+/**
+ * Whether a pack or a channel is offered to a reader of this promotion branch: its code `default` (or empty) to
+ * every branch, any other code only to the branch of that number. The branch is the reader's account's (set when
+ * they first came, server-side), never one the client names.
+ */
+export const offeredToBranch = (initiatorCode: string, branchId: number) =>
+  initiatorCode === 'default' || initiatorCode === '' || initiatorCode === String(branchId);
+
 /** The recharge centre: packs, the channels offered to this client, and the reader's balance. */
 export async function rechargeCentre(
   deps: PaymentsDeps,
@@ -96,12 +104,16 @@ export async function rechargeCentre(
     clientIp,
   }: { userId: number; appType?: string; inWechat?: boolean; clientIp: string },
 ): Promise<RechargeResponse> {
-  const [info, packs, channels, paidBefore] = await Promise.all([
+  const [info, allPacks, allChannels, paidBefore, attribution] = await Promise.all([
     deps.users.userInfo(userId),
     deps.repo.activePacks(),
     deps.repo.channelsFor(appType),
     deps.repo.hasPaid(userId),
+    deps.users.attributionOf(userId),
   ]);
+  const branchId = attribution?.branchId ?? DEFAULT_BRANCH;
+  const packs = allPacks.filter((p) => offeredToBranch(p.initiatorCode, branchId));
+  const channels = allChannels.filter((c) => offeredToBranch(c.initiatorCode, branchId));
   const now = new Date();
   const payConfigs: PayConfig[] = packs.map((p) => ({
     id: p.id,
@@ -149,19 +161,28 @@ export interface ApplyInput {
   inWechat?: boolean;
 }
 
-async function packFor(deps: PaymentsDeps, input: ApplyInput, channel: PayChannel): Promise<PayPack> {
+async function packFor(
+  deps: PaymentsDeps,
+  input: ApplyInput,
+  channel: PayChannel,
+  branchId: number,
+): Promise<PayPack> {
   if (input.packId === undefined) {
     const matches = (await deps.repo.activePacks()).filter(
       (p) =>
         p.type === input.payPurpose &&
+        offeredToBranch(p.initiatorCode, branchId) &&
         payAmountAt(p.amountLevel, channel.discountPercent) === input.rechargerAmount,
     );
-    const [only] = matches;
-    if (!only || matches.length > 1) throw noPackAtAmount();
+    // The branch's own pack at that price before one for every branch.
+    const own = matches.filter((p) => p.initiatorCode === String(branchId));
+    const candidates = own.length > 0 ? own : matches;
+    const [only] = candidates;
+    if (!only || candidates.length > 1) throw noPackAtAmount();
     return only;
   }
   const pack = await deps.repo.pack(input.packId);
-  if (!pack?.active) throw packUnavailable();
+  if (!pack?.active || !offeredToBranch(pack.initiatorCode, branchId)) throw packUnavailable();
   if (pack.type !== input.payPurpose) throw packNotOfPurpose();
   return pack;
 }
@@ -178,20 +199,20 @@ export async function applyForPayment(
   // An empty userId parameter arrives as 0: like a missing one, it claims nothing.
   if (input.claimedUserId && input.claimedUserId !== input.sessionUserId) throw forbidden();
 
+  const user = await deps.users.attributionOf(input.sessionUserId);
+  if (!user) throw unauthorized();
   const channel = await deps.repo.channel(input.channelCode);
-  if (!channel?.active) throw channelUnavailable();
+  if (!channel?.active || !offeredToBranch(channel.initiatorCode, user.branchId)) throw channelUnavailable();
   if (!channel.appTypes.includes(input.appType)) throw channelNotForClient();
   const found = gatewayFor(deps, channel, input);
   if ('refused' in found)
     throw found.refused === 'maintenance' ? channelUnderMaintenance() : openInBrowserToPay();
   const { gateway } = found;
 
-  const pack = await packFor(deps, input, channel);
+  const pack = await packFor(deps, input, channel, user.branchId);
   const payAmount = payAmountAt(pack.amountLevel, channel.discountPercent);
   if (input.rechargerAmount !== payAmount) throw wrongAmount(payAmount);
 
-  const user = await deps.users.attributionOf(input.sessionUserId);
-  if (!user) throw unauthorized();
   if (user.blocked) throw accountBlocked();
   const now = new Date();
   const offer = firstPayOffer(pack, now);

@@ -3,11 +3,8 @@ import { adminRoutes } from '@yueman/contract/admin';
 import type { FastifyInstance } from 'fastify';
 import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
-import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
+import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS, COMPLAINT_HANDLERS } from '../operators/index.ts';
 import * as support from './support.console.service.ts';
-
-/** Who reads the readers' complaints: owners and customer service. */
-const COMPLAINT_READERS = ['owner', 'support'] as const;
 
 /** The console's side of support: each promotion branch's service contacts, and the readers' complaints. */
 export async function supportConsoleRoutes(app: FastifyInstance, deps: support.SupportConsoleDeps) {
@@ -31,8 +28,33 @@ export async function supportConsoleRoutes(app: FastifyInstance, deps: support.S
       ),
   });
 
+  const handlers = { config: { operatorRoles: COMPLAINT_HANDLERS } };
+
   r.route({
-    ...contractRoute(adminRoutes.complaints, { config: { operatorRoles: COMPLAINT_READERS } }),
+    ...contractRoute(adminRoutes.complaints, handlers),
     handler: async (req) => ok(await support.complaints(deps, req.query)),
+  });
+
+  r.route({
+    ...contractRoute(adminRoutes.complaint, handlers),
+    handler: async (req) => ok(await support.complaint(deps, req.params)),
+  });
+
+  r.route({
+    ...contractRoute(adminRoutes.setComplaintState, handlers),
+    handler: async (req) =>
+      ok(
+        await support.setComplaintState(deps, { ...req.params, ...req.body, editor: auditActorOf(req) }),
+        '已更新',
+      ),
+  });
+
+  r.route({
+    ...contractRoute(adminRoutes.addComplaintNote, handlers),
+    handler: async (req) =>
+      ok(
+        await support.addComplaintNote(deps, { ...req.params, ...req.body, editor: auditActorOf(req) }),
+        '已记录',
+      ),
   });
 }

@@ -81,7 +81,12 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   }, [number, setMenuVisible]);
 
   // Exact resume: declared after the scroll to the top above, so the kept place wins (use-reading-position.ts).
-  const whereNow = useReadingPosition(bookId, number, showsPages);
+  const whereNow = useReadingPosition(
+    bookId,
+    number,
+    showsPages,
+    positiveId(search.get('page')) ?? undefined,
+  );
   useNextChapterPrefetch(bookId, outcome.kind === 'pages' ? outcome.info.nextNumber : 0, showsPages);
   const navigate = useNavigate();
   const commonInfo = useUserStore((s) => s.commonInfo);

@@ -40,9 +40,9 @@ function pageAtTop(list: readonly HTMLElement[] = rows()): PagePosition | null {
  * Exact resume: opening a chapter where the reader stopped (this device's position or the account's) scrolls to
  * that page and the place within it; reading keeps the position, on the device and on the account. `ready` is true
  * once the chapter's pages are laid out (every image carries its size, so the place holds before they load).
- * Answers where the reader is now (for 举报此页).
+ * `startPage` (1-based, from the address) opens at that page instead. Answers where the reader is now (for 举报此页).
  */
-export function useReadingPosition(bookId: number, number: number, ready: boolean) {
+export function useReadingPosition(bookId: number, number: number, ready: boolean, startPage?: number) {
   const restored = useRef<string | null>(null);
   const lastSave = useRef(0);
 
@@ -57,6 +57,12 @@ export function useReadingPosition(bookId: number, number: number, ready: boolea
     const key = `${bookId}:${number}`;
     if (!ready || restored.current === key) return;
     restored.current = key;
+    // An address naming a page (a complaint's page link, ?page=N) opens at that page's top.
+    const asked = startPage ? rows()[startPage - 1] : undefined;
+    if (asked) {
+      window.scrollTo(0, Math.max(0, Math.round(asked.getBoundingClientRect().top + window.scrollY)));
+      return;
+    }
     const kept = positionOf(bookId);
     const row = kept?.chapterNumber === number ? rows()[kept.pageNumber - 1] : undefined;
     if (kept && row && (kept.pageNumber > 1 || kept.pageOffset > 0)) {
@@ -66,7 +72,7 @@ export function useReadingPosition(bookId: number, number: number, ready: boolea
     }
     // A chapter opened at its top is where the reader is now, even before a scroll.
     save({ pageNumber: 1, pageOffset: 0 });
-  }, [bookId, number, ready, save]);
+  }, [bookId, number, ready, save, startPage]);
 
   useEffect(() => {
     if (!ready) return;
