@@ -18,8 +18,12 @@ interface Summary {
   firstPayers: number;
 }
 
-/** A new reader pays a coin pack through the sandbox (支付宝 channel) and waits for the credit. */
+/**
+ * A new visitor comes through a promotion branch (its first visit marked, as the reader app does), registers, pays a
+ * coin pack through the sandbox (支付宝 channel) and waits for the credit.
+ */
 async function paidOrder(reader: APIRequestContext) {
+  expect((await reader.post('/api/user/user_from_mark')).ok()).toBe(true);
   expect((await reader.post('/api/user/register')).ok()).toBe(true);
   const recharge = await dataOf<{
     payConfigs: { id: number; type: 'coin' | 'vip'; amountLevel: number }[];
@@ -63,13 +67,35 @@ test('an owner lands on the dashboard, sees a sandbox payment counted today, and
 }) => {
   await logIn(page, operators.owner);
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
-  await expect(page.getByRole('heading', { name: '数据概览' })).toBeVisible();
+  await expect(page.locator('.ant-page-header-heading-title')).toHaveText('数据概览');
   const today = async () =>
     (await apiData<{ summaries: Summary[] }>(page, '/api/admin/dashboard')).summaries[0] as Summary;
   const before = await today();
 
-  const reader = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${port}` });
+  // A branch of this run's own: no other spec's visitor comes through it.
+  const branch = 80_000 + Math.floor(Math.random() * 10_000);
+  const reader = await playwright.request.newContext({
+    baseURL: `http://127.0.0.1:${port}`,
+    extraHTTPHeaders: { 'x-trace-id': `e2e-dashboard-${Date.now()}`, 'x-branch-id': String(branch) },
+  });
   const { amount } = await paidOrder(reader);
+  // With the coins: a priced chapter of book 1 bought, and the book read.
+  const detail = await dataOf<{
+    bookName: string;
+    chapterList: { chapterId: number; number: number; price: number }[];
+  }>(await reader.get('/api/book/detail/1'));
+  const priced = detail.chapterList.find((c) => c.price > 0);
+  if (!priced) throw new Error('book 1 of the demo library has a priced chapter');
+  const bought = await reader.post(`/api/book/chapter/buy?chapterId=${priced.chapterId}`);
+  expect(((await bought.json()) as { result: boolean }).result).toBe(true);
+  const progress = {
+    bookId: 1,
+    chapterNumber: priced.number,
+    pageNumber: 1,
+    pageOffset: 0,
+    readAt: Date.now(),
+  };
+  expect((await reader.post('/api/user/reading_progress', { data: progress })).ok()).toBe(true);
   await reader.dispose();
 
   // Other specs may pay at the same time: the figures grow by this payment at least, and the screen shows the
@@ -90,7 +116,21 @@ test('an owner lands on the dashboard, sees a sandbox payment counted today, and
   await expect(todayRow).toContainText('当天');
   await expect(todayRow).toContainText(yuan(shown.revenue));
   await expect(page.getByTestId('dashboard-trend').locator('canvas').first()).toBeVisible();
-  await expect(page.getByTestId('dashboard-funnel')).toContainText('默认（未经推广链接）');
+  // The branch's funnel: one first visit, its account, its payment and what it paid.
+  const funnelRow = page
+    .getByTestId('dashboard-funnel')
+    .locator('tr.ant-table-row', { hasText: `渠道 ${branch}` });
+  await expect(funnelRow.locator('td')).toHaveText([
+    `渠道 ${branch}`,
+    '1',
+    '1',
+    '100.0%',
+    '1',
+    '100.0%',
+    yuan(amount),
+  ]);
+  await expect(page.getByTestId('dashboard-books-coins')).toContainText(detail.bookName);
+  await expect(page.getByTestId('dashboard-books-readers')).toContainText(detail.bookName);
   await shot(page, 'dashboard');
 
   const [download] = await Promise.all([

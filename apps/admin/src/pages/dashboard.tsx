@@ -11,7 +11,17 @@ import type {
   DashboardUnlockRow,
   DashboardWindow,
 } from '@yueman/contract/admin';
-import { Button, DatePicker, Segmented, Space, Table, type TableColumnsType, Typography } from 'antd';
+import {
+  Button,
+  Col,
+  DatePicker,
+  Row,
+  Segmented,
+  Space,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from '../api.ts';
@@ -29,7 +39,7 @@ const percent = (part: number, whole: number) =>
 const yuanNumber = (cents: number) => Math.round(cents) / 100;
 
 /** One column of a section: its table cell and its CSV cell, under the same title. */
-interface Col<T> {
+interface Field<T> {
   title: string;
   csv: (row: T) => string | number;
   show?: (row: T) => ReactNode;
@@ -43,13 +53,12 @@ function Section<T extends object>(props: {
   subTitle?: string;
   testId: string;
   fileName: string;
-  cols: Col<T>[];
+  cols: Field<T>[];
   rows: T[];
   rowKey: (row: T) => string | number;
   chart?: ReactNode;
   loading: boolean;
   empty: string;
-  colSpan?: string;
 }) {
   const columns: TableColumnsType<T> = props.cols.map((c, i) => ({
     key: String(i),
@@ -71,7 +80,6 @@ function Section<T extends object>(props: {
       title={props.title}
       subTitle={props.subTitle}
       bordered
-      colSpan={props.colSpan}
       data-testid={props.testId}
       extra={
         <Button
@@ -99,7 +107,7 @@ function Section<T extends object>(props: {
   );
 }
 
-const summaryCols: Col<DashboardSummary>[] = [
+const summaryCols: Field<DashboardSummary>[] = [
   { title: '时段', csv: (s) => WINDOW_NAMES[s.days], width: 110 },
   { title: '日期（北京时间）', csv: (s) => (s.from === s.to ? s.to : `${s.from} 至 ${s.to}`) },
   { title: '营收（元）', csv: (s) => yuanNumber(s.revenue), show: (s) => yuan(s.revenue), align: 'right' },
@@ -117,7 +125,7 @@ const summaryCols: Col<DashboardSummary>[] = [
   },
 ];
 
-const trendCols: Col<DashboardDay>[] = [
+const trendCols: Field<DashboardDay>[] = [
   { title: '日期（北京时间）', csv: (d) => d.date },
   { title: '营收（元）', csv: (d) => yuanNumber(d.revenue), show: (d) => yuan(d.revenue), align: 'right' },
   {
@@ -130,14 +138,14 @@ const trendCols: Col<DashboardDay>[] = [
   { title: '新读者', csv: (d) => d.newReaders, align: 'right' },
 ];
 
-const bookCols: Col<DashboardBook>[] = [
+const bookCols: Field<DashboardBook>[] = [
   { title: '作品', csv: (b) => b.title },
   { title: '书籍 ID', csv: (b) => b.bookId, align: 'right', width: 80 },
   { title: '消耗阅币', csv: (b) => b.coins, align: 'right' },
   { title: '在读读者', csv: (b) => b.readers, align: 'right' },
 ];
 
-const chapterCols: Col<DashboardChapter>[] = [
+const chapterCols: Field<DashboardChapter>[] = [
   { title: '作品', csv: (c) => c.bookTitle },
   { title: '章节', csv: (c) => `第 ${c.number} 话 ${c.title}` },
   { title: '章节 ID', csv: (c) => c.chapterId, align: 'right', width: 80 },
@@ -145,7 +153,7 @@ const chapterCols: Col<DashboardChapter>[] = [
   { title: '解锁次数', csv: (c) => c.unlocks, align: 'right' },
 ];
 
-const funnelCols: Col<DashboardFunnelRow>[] = [
+const funnelCols: Field<DashboardFunnelRow>[] = [
   { title: '推广渠道', csv: (f) => branchLabel(f.branchId, f.branchName) },
   { title: '首次访问', csv: (f) => f.firstVisits, align: 'right' },
   { title: '注册账号', csv: (f) => f.accounts, align: 'right' },
@@ -160,7 +168,7 @@ const funnelCols: Col<DashboardFunnelRow>[] = [
   },
 ];
 
-const unlockCols: Col<DashboardUnlockRow>[] = [
+const unlockCols: Field<DashboardUnlockRow>[] = [
   { title: '作品', csv: (u) => u.bookTitle },
   { title: '推广渠道', csv: (u) => branchLabel(u.branchId, u.branchName) },
   { title: '阅币购买', csv: (u) => u.coinsUnlocks, align: 'right' },
@@ -289,61 +297,67 @@ export default function DashboardPage() {
           }
         />
 
-        <ProCard gutter={16} ghost wrap>
-          <Section
-            colSpan="50%"
-            title="热门作品 · 按消耗阅币"
-            subTitle={windowText}
-            testId="dashboard-books-coins"
-            fileName={file('热门作品-阅币')}
-            cols={bookCols}
-            rows={data?.topBooksByCoins ?? []}
-            rowKey={(b) => b.bookId}
-            loading={loading}
-            empty="这段时间没有阅币消耗"
-            chart={<Bar data={data?.topBooksByCoins ?? []} xField="title" yField="coins" height={240} />}
-          />
-          <Section
-            colSpan="50%"
-            title="热门作品 · 按在读读者"
-            subTitle={windowText}
-            testId="dashboard-books-readers"
-            fileName={file('热门作品-在读')}
-            cols={bookCols}
-            rows={data?.topBooksByReaders ?? []}
-            rowKey={(b) => b.bookId}
-            loading={loading}
-            empty="这段时间没有阅读记录"
-            chart={<Bar data={data?.topBooksByReaders ?? []} xField="title" yField="readers" height={240} />}
-          />
-        </ProCard>
+        <Row gutter={16}>
+          <Col span={12}>
+            <Section
+              title="热门作品 · 按消耗阅币"
+              subTitle={windowText}
+              testId="dashboard-books-coins"
+              fileName={file('热门作品-阅币')}
+              cols={bookCols}
+              rows={data?.topBooksByCoins ?? []}
+              rowKey={(b) => b.bookId}
+              loading={loading}
+              empty="这段时间没有阅币消耗"
+              chart={<Bar data={data?.topBooksByCoins ?? []} xField="title" yField="coins" height={240} />}
+            />
+          </Col>
+          <Col span={12}>
+            <Section
+              title="热门作品 · 按在读读者"
+              subTitle={windowText}
+              testId="dashboard-books-readers"
+              fileName={file('热门作品-在读')}
+              cols={bookCols}
+              rows={data?.topBooksByReaders ?? []}
+              rowKey={(b) => b.bookId}
+              loading={loading}
+              empty="这段时间没有阅读记录"
+              chart={
+                <Bar data={data?.topBooksByReaders ?? []} xField="title" yField="readers" height={240} />
+              }
+            />
+          </Col>
+        </Row>
 
-        <ProCard gutter={16} ghost wrap>
-          <Section
-            colSpan="50%"
-            title="热门章节 · 按消耗阅币"
-            subTitle={windowText}
-            testId="dashboard-chapters-coins"
-            fileName={file('热门章节-阅币')}
-            cols={chapterCols}
-            rows={data?.topChaptersByCoins ?? []}
-            rowKey={(c) => c.chapterId}
-            loading={loading}
-            empty="这段时间没有阅币消耗"
-          />
-          <Section
-            colSpan="50%"
-            title="热门章节 · 按解锁次数"
-            subTitle={windowText}
-            testId="dashboard-chapters-unlocks"
-            fileName={file('热门章节-解锁')}
-            cols={chapterCols}
-            rows={data?.topChaptersByUnlocks ?? []}
-            rowKey={(c) => c.chapterId}
-            loading={loading}
-            empty="这段时间没有解锁"
-          />
-        </ProCard>
+        <Row gutter={16}>
+          <Col span={12}>
+            <Section
+              title="热门章节 · 按消耗阅币"
+              subTitle={windowText}
+              testId="dashboard-chapters-coins"
+              fileName={file('热门章节-阅币')}
+              cols={chapterCols}
+              rows={data?.topChaptersByCoins ?? []}
+              rowKey={(c) => c.chapterId}
+              loading={loading}
+              empty="这段时间没有阅币消耗"
+            />
+          </Col>
+          <Col span={12}>
+            <Section
+              title="热门章节 · 按解锁次数"
+              subTitle={windowText}
+              testId="dashboard-chapters-unlocks"
+              fileName={file('热门章节-解锁')}
+              cols={chapterCols}
+              rows={data?.topChaptersByUnlocks ?? []}
+              rowKey={(c) => c.chapterId}
+              loading={loading}
+              empty="这段时间没有解锁"
+            />
+          </Col>
+        </Row>
 
         <Section
           title="推广渠道转化"
