@@ -147,7 +147,8 @@ const bookCols: Field<DashboardBook>[] = [
 
 const chapterCols: Field<DashboardChapter>[] = [
   { title: '作品', csv: (c) => c.bookTitle },
-  { title: '章节', csv: (c) => `第 ${c.number} 话 ${c.title}` },
+  { title: '话', csv: (c) => c.number, align: 'right', width: 56 },
+  { title: '章节', csv: (c) => c.title },
   { title: '章节 ID', csv: (c) => c.chapterId, align: 'right', width: 80 },
   { title: '消耗阅币', csv: (c) => c.coins, align: 'right' },
   { title: '解锁次数', csv: (c) => c.unlocks, align: 'right' },
@@ -203,6 +204,8 @@ export default function DashboardPage() {
   const today = data?.summaries.find((s) => s.days === 1);
   const window = data?.summaries.find((s) => s.days === days);
   const windowText = window ? `${window.from} 至 ${window.to}（北京时间）` : undefined;
+  /** The half-width cards' subtitle: the window's name (its dates in full on the wide cards). */
+  const windowName = window ? WINDOW_NAMES[days] : undefined;
   const file = (name: string, withWindow = true) =>
     `${name}-${data?.date ?? date}${withWindow ? `-${days}天` : ''}.csv`;
 
@@ -301,7 +304,7 @@ export default function DashboardPage() {
           <Col span={12}>
             <Section
               title="热门作品 · 按消耗阅币"
-              subTitle={windowText}
+              subTitle={windowName}
               testId="dashboard-books-coins"
               fileName={file('热门作品-阅币')}
               cols={bookCols}
@@ -309,13 +312,21 @@ export default function DashboardPage() {
               rowKey={(b) => b.bookId}
               loading={loading}
               empty="这段时间没有阅币消耗"
-              chart={<Bar data={data?.topBooksByCoins ?? []} xField="title" yField="coins" height={240} />}
+              chart={
+                <Bar
+                  data={data?.topBooksByCoins ?? []}
+                  xField="title"
+                  yField="coins"
+                  height={240}
+                  style={{ maxWidth: 28 }}
+                />
+              }
             />
           </Col>
           <Col span={12}>
             <Section
               title="热门作品 · 按在读读者"
-              subTitle={windowText}
+              subTitle={windowName}
               testId="dashboard-books-readers"
               fileName={file('热门作品-在读')}
               cols={bookCols}
@@ -324,7 +335,13 @@ export default function DashboardPage() {
               loading={loading}
               empty="这段时间没有阅读记录"
               chart={
-                <Bar data={data?.topBooksByReaders ?? []} xField="title" yField="readers" height={240} />
+                <Bar
+                  data={data?.topBooksByReaders ?? []}
+                  xField="title"
+                  yField="readers"
+                  height={240}
+                  style={{ maxWidth: 28 }}
+                />
               }
             />
           </Col>
@@ -334,7 +351,7 @@ export default function DashboardPage() {
           <Col span={12}>
             <Section
               title="热门章节 · 按消耗阅币"
-              subTitle={windowText}
+              subTitle={windowName}
               testId="dashboard-chapters-coins"
               fileName={file('热门章节-阅币')}
               cols={chapterCols}
@@ -347,7 +364,7 @@ export default function DashboardPage() {
           <Col span={12}>
             <Section
               title="热门章节 · 按解锁次数"
-              subTitle={windowText}
+              subTitle={windowName}
               testId="dashboard-chapters-unlocks"
               fileName={file('热门章节-解锁')}
               cols={chapterCols}
@@ -370,7 +387,15 @@ export default function DashboardPage() {
           loading={loading}
           empty="这段时间没有首次访问"
           chart={
-            <Column data={funnelSeries} xField="branch" yField="count" colorField="step" group height={260} />
+            <Column
+              data={funnelSeries}
+              xField="branch"
+              yField="count"
+              colorField="step"
+              group
+              height={260}
+              style={{ maxWidth: 40 }}
+            />
           }
         />
 
