@@ -206,8 +206,12 @@ export function createDashboardRepository(db: Database) {
         ), a as (
           select v.branch_id, v.created_at, v.until, acc.ids
           from v cross join lateral (
-            select array_agg(u.id) as ids from users u
-            where (u.visitor_id = v.visitor_id or u.id = v.user_id) and u.created_at < v.until
+            -- Two lookups, each by its index (an OR of the two would read every account for every visit).
+            select array_agg(x.id) as ids from (
+              select u.id from users u where u.visitor_id = v.visitor_id and u.created_at < v.until
+              union
+              select u.id from users u where u.id = v.user_id and u.created_at < v.until
+            ) x
           ) acc
         ), p as (
           select a.branch_id, a.ids is not null as has_account, paid.n, paid.cents
