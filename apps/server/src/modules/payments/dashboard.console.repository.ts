@@ -203,22 +203,22 @@ export function createDashboardRepository(db: Database) {
                  vm.created_at + make_interval(days => ${COHORT_DAYS}) as until
           from visit_marks vm
           where vm.created_at >= ${iso(from)}::timestamptz and vm.created_at < ${iso(to)}::timestamptz
-        ), a as (
-          select v.branch_id, v.created_at, v.until, acc.ids
-          from v cross join lateral (
-            -- Two lookups, each by its index (an OR of the two would read every account for every visit).
-            select array_agg(x.id) as ids from (
+        ), p as (
+          select v.branch_id,
+                 exists (select 1 from users u where u.visitor_id = v.visitor_id and u.created_at < v.until)
+                   or exists (select 1 from users u where u.id = v.user_id and u.created_at < v.until) as has_account,
+                 paid.n, paid.cents
+          from v left join lateral (
+            -- The visitor's accounts by two index lookups (an OR, or an array of ids, would read every account or
+            -- every order for every visit), then their orders by the orders' user index.
+            select count(*) as n, sum(o.pay_amount) as cents
+            from (
               select u.id from users u where u.visitor_id = v.visitor_id and u.created_at < v.until
               union
               select u.id from users u where u.id = v.user_id and u.created_at < v.until
-            ) x
-          ) acc
-        ), p as (
-          select a.branch_id, a.ids is not null as has_account, paid.n, paid.cents
-          from a left join lateral (
-            select count(*) as n, sum(o.pay_amount) as cents from pay_orders o
-            where a.ids is not null and o.user_id = any(a.ids) and o.status = 'paid'
-              and o.paid_at >= a.created_at and o.paid_at < a.until
+            ) acc
+            join pay_orders o on o.user_id = acc.id
+            where o.status = 'paid' and o.paid_at >= v.created_at and o.paid_at < v.until
           ) paid on true
         )
         select p.branch_id, coalesce(min(b.name), '') as branch_name, count(*) as visits,
