@@ -22,6 +22,7 @@ const RESULTS = {
   'bench:page-images': 'page-images-',
   'bench:next-chapter': 'next-chapter-',
   'bench:soak': 'soak-',
+  'bench:dashboard': 'dashboard-',
 };
 /** Seconds a bench may take in a smoke run (most take 10–40 s on a quiet 2-core machine, 60–220 s on a loaded one). */
 const LIMIT_SECONDS = Number(process.env.BENCH_SMOKE_LIMIT || 300);

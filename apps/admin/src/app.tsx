@@ -21,6 +21,7 @@ const ComplaintsPage = lazy(() => import('./pages/complaints.tsx'));
 const OrdersPage = lazy(() => import('./pages/orders.tsx'));
 const OrderPage = lazy(() => import('./pages/order.tsx'));
 const RevenuePage = lazy(() => import('./pages/revenue.tsx'));
+const DashboardPage = lazy(() => import('./pages/dashboard.tsx'));
 const PacksPage = lazy(() => import('./pages/packs.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
@@ -67,6 +68,7 @@ export function App() {
                   <Route path="/orders" element={screen('/orders', <OrdersPage />)} />
                   <Route path="/orders/:orderNo" element={screen('/orders', <OrderPage />)} />
                   <Route path="/orders/by-id/:id" element={screen('/orders', <OrderPage />)} />
+                  <Route path="/dashboard" element={screen('/dashboard', <DashboardPage />)} />
                   <Route path="/revenue" element={screen('/revenue', <RevenuePage />)} />
                   <Route path="/packs" element={screen('/packs', <PacksPage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />

@@ -3,6 +3,7 @@ import {
   BookOutlined,
   CloudUploadOutlined,
   CustomerServiceOutlined,
+  DashboardOutlined,
   FundOutlined,
   GiftOutlined,
   HomeOutlined,
@@ -35,6 +36,8 @@ export interface MenuEntry {
 }
 
 export const MENU: MenuEntry[] = [
+  // First: the screen owners and finance open after signing in (firstPageOf); other roles start further down.
+  { path: '/dashboard', name: '数据概览', icon: <DashboardOutlined />, roles: REVENUE_READERS },
   {
     path: '/books',
     name: '书籍',

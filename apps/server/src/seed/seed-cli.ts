@@ -1,20 +1,33 @@
 /**
- * npm run seed -- [--books N] [--chapters M] [--no-demo]
- * Seeds the demo library into an empty database, then adds N synthetic books for load tests.
+ * npm run seed -- [--books N] [--chapters M] [--no-demo] [--business [--readers R] [--branches B] [--days D]]
+ * Seeds the demo library into an empty database, then adds N synthetic books for load tests, and with --business a
+ * business's history (visits, readers, orders, refunds, purchases, reading) for measuring the dashboard.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Database, type DatabaseTarget, openDatabase } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 import { books, chapters } from '../db/schema/index.ts';
+import {
+  MAX_BUSINESS_BRANCHES,
+  MAX_BUSINESS_DAYS,
+  MAX_BUSINESS_READERS,
+  seedBusiness,
+} from './seed-business.ts';
 import { seedDemoLibrary } from './seed-demo.ts';
 import { MAX_CHAPTERS_PER_BOOK, MAX_SCALE_BOOKS, seedScale } from './seed-scale.ts';
 
-const USAGE = `Usage: npm run seed -- [--books N] [--chapters M] [--no-demo]
+const USAGE = `Usage: npm run seed -- [--books N] [--chapters M] [--no-demo] [--business [--readers R] [--branches B] [--days D]]
   Seeds the demo library when the database has no books, then adds N synthetic books.
   --books N      synthetic books to add, 1 to ${MAX_SCALE_BOOKS.toLocaleString('en')}
   --chapters M   chapters per synthetic book, 1 to ${MAX_CHAPTERS_PER_BOOK} (default 20)
   --no-demo      do not seed the demo library
+  --business     add a business's history for measuring the dashboard: first visits through promotion branches,
+                 readers, orders (paid, unpaid, refunded), chapter purchases, unlocks and reading (no ledger
+                 movements: a measuring database, not a shop)
+  --readers R    readers of it, 1 to ${MAX_BUSINESS_READERS.toLocaleString('en')} (default 100,000)
+  --branches B   promotion branches, 1 to ${MAX_BUSINESS_BRANCHES} (default 100)
+  --days D       days of history, 1 to ${MAX_BUSINESS_DAYS} (default 365)
 Database: DATABASE_URL (PostgreSQL) if set, else PGlite under DATA_DIR (default ./data).`;
 
 class UsageError extends Error {}
@@ -32,6 +45,10 @@ const OPTIONS = {
   books: { type: 'string' },
   chapters: { type: 'string' },
   'no-demo': { type: 'boolean' },
+  business: { type: 'boolean' },
+  readers: { type: 'string' },
+  branches: { type: 'string' },
+  days: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,7 +64,21 @@ function parse(argv: string[]) {
   const bookCount = wholeNumber('books', values.books, MAX_SCALE_BOOKS);
   if (chaptersPerBook !== undefined && bookCount === undefined)
     throw new UsageError('--chapters needs --books');
-  return { help: values.help ?? false, demo: !values['no-demo'], books: bookCount, chaptersPerBook };
+  const readers = wholeNumber('readers', values.readers, MAX_BUSINESS_READERS);
+  const branches = wholeNumber('branches', values.branches, MAX_BUSINESS_BRANCHES);
+  const days = wholeNumber('days', values.days, MAX_BUSINESS_DAYS);
+  if (!values.business && (readers ?? branches ?? days) !== undefined)
+    throw new UsageError('--readers, --branches and --days need --business');
+  const business = values.business
+    ? { readers: readers ?? 100_000, branches: branches ?? 100, days: days ?? 365 }
+    : undefined;
+  return {
+    help: values.help ?? false,
+    demo: !values['no-demo'],
+    books: bookCount,
+    chaptersPerBook,
+    business,
+  };
 }
 
 async function main(): Promise<number> {
@@ -98,6 +129,15 @@ async function run(db: Database, args: ReturnType<typeof parse>): Promise<void> 
     console.log(`seed: added ${result.books} books and ${result.chapters} chapters in ${seconds} s`);
     // Their search keys went in with them; of that time, computing them and writing their pinyin keys took:
     console.log(`seed: search keys of the new books in ${(result.keysMs / 1000).toFixed(1)} s of it`);
+  }
+  if (args.business) {
+    const { readers, branches, days } = args.business;
+    const result = await seedBusiness(db, args.business);
+    console.log(
+      `seed: ${days} days of business through ${branches} branches: ${result.readers} readers, ${result.orders} orders, ` +
+        `${result.visits} first visits, ${result.purchases} chapter purchases in ${(result.ms / 1000).toFixed(1)} s ` +
+        `(asked for ${readers} readers)`,
+    );
   }
 }
 

@@ -1340,6 +1340,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 数据概览：当天、最近 7 / 30 天（北京时间）的营收、订单、付费读者、新读者、首充、ARPPU、退款；30 天趋势；热门作品与章节；各推广渠道的转化漏斗；按解锁方式 */
+        get: operations["adminDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/common/info/v2/{branchId}": {
         parameters: {
             query?: never;
@@ -8939,6 +8956,133 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminDashboard: {
+        parameters: {
+            query?: {
+                date?: string;
+                days?: 1 | 7 | 30;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            date: string;
+                            days: 1 | 7 | 30;
+                            summaries: {
+                                days: 1 | 7 | 30;
+                                from: string;
+                                to: string;
+                                revenue: number;
+                                paidOrders: number;
+                                payingReaders: number;
+                                newReaders: number;
+                                firstPayers: number;
+                                arppu: number;
+                                refunds: number;
+                                refundedAmount: number;
+                            }[];
+                            trend: {
+                                date: string;
+                                revenue: number;
+                                refundedAmount: number;
+                                paidOrders: number;
+                                newReaders: number;
+                            }[];
+                            topBooksByCoins: {
+                                bookId: number;
+                                title: string;
+                                coins: number;
+                                readers: number;
+                            }[];
+                            topBooksByReaders: {
+                                bookId: number;
+                                title: string;
+                                coins: number;
+                                readers: number;
+                            }[];
+                            topChaptersByCoins: {
+                                chapterId: number;
+                                bookId: number;
+                                bookTitle: string;
+                                number: number;
+                                title: string;
+                                coins: number;
+                                unlocks: number;
+                            }[];
+                            topChaptersByUnlocks: {
+                                chapterId: number;
+                                bookId: number;
+                                bookTitle: string;
+                                number: number;
+                                title: string;
+                                coins: number;
+                                unlocks: number;
+                            }[];
+                            funnel: {
+                                branchId: number;
+                                branchName: string;
+                                firstVisits: number;
+                                accounts: number;
+                                payers: number;
+                                revenue: number;
+                            }[];
+                            byUnlock: {
+                                bookId: number;
+                                bookTitle: string;
+                                branchId: number;
+                                branchName: string;
+                                coinsUnlocks: number;
+                                coins: number;
+                                waitFreeUnlocks: number;
+                                ticketUnlocks: number;
+                                freeUnlocks: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
                 };
             };
         };

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, real, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, real, timestamp } from 'drizzle-orm/pg-core';
 import { books } from './catalog.ts';
 import { users } from './users.ts';
 
@@ -21,5 +21,9 @@ export const readingProgress = pgTable(
     /** When the reader was there (the device's time, never ahead of the server's). */
     readAt: timestamp({ withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.bookId] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.bookId] }),
+    // The dashboard's readers per book over a range of days.
+    index('reading_progress_by_read_at').on(t.readAt),
+  ],
 );

@@ -30,6 +30,8 @@ export const chapterUnlocks = pgTable(
     check('chapter_unlocks_source', sql`${t.source} in ('wait_free', 'ticket')`),
     check('chapter_unlocks_ticket', sql`(${t.source} = 'ticket') = (${t.ticketId} is not null)`),
     index('chapter_unlocks_by_user_chapter').on(t.userId, t.chapterId),
+    // The dashboard's unlocks per book and chapter over a range of days.
+    index('chapter_unlocks_by_created_at').on(t.createdAt),
   ],
 );
 

@@ -25,6 +25,8 @@ export const users = pgTable(
   },
   (t) => [
     index('users_by_visitor').on(t.visitorId),
+    // The dashboard's new readers of a range of days.
+    index('users_by_created_at').on(t.createdAt),
     check('users_mobile', sql`${t.mobile} is null or ${t.mobile} ~ '^1[0-9]{10}$'`),
   ],
 );
@@ -72,5 +74,9 @@ export const visitMarks = pgTable(
     userAgent: text().notNull().default(''),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('visit_marks_once').on(t.branchId, t.visitorId)],
+  (t) => [
+    uniqueIndex('visit_marks_once').on(t.branchId, t.visitorId),
+    // The dashboard's funnel: the first visits of a range of days.
+    index('visit_marks_by_created_at').on(t.createdAt),
+  ],
 );

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { backgroundLoop } from '../../shared/background-loop.ts';
 import { ownAddress } from '../../shared/own-address.ts';
 import type { ModuleContext } from '../module-context.ts';
+import { dashboardConsoleRoutes } from './dashboard.console.routes.ts';
 import { createAlipayGateway } from './gateways/alipay.gateway.ts';
 import { GatewayRegistry } from './gateways/gateway.ts';
 import { createWechatPayGateway } from './gateways/wechat-pay.gateway.ts';
@@ -96,6 +97,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
     readerIdsMatching: (text, field, limit) => ctx.ports.users.readerIdsMatching(text, field, limit),
   });
   await packsConsoleRoutes(app, { db: ctx.db, audit: (q, entry) => ctx.ports.operators.audit(q, entry) });
+  await dashboardConsoleRoutes(app, { db: ctx.db });
   return {
     payerOf: deps.repo.payerOf,
     expireStaleOrders: (now) => expireStaleOrders(deps, { now }),

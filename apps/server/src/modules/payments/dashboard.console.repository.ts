@@ -1,0 +1,282 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { rowsOf } from '../../shared/rows.ts';
+
+const DAY_SECONDS = 86_400;
+/** How long after a first visit the funnel follows the visitor. */
+const COHORT_DAYS = 30;
+
+const n = (v: unknown) => Number(v ?? 0);
+const iso = (d: Date) => d.toISOString();
+
+/** The day of an instant counted from `start` (0 for [start, start + 1 day)), in SQL. */
+const dayIndex = (column: ReturnType<typeof sql.raw>, start: Date) =>
+  sql`floor(extract(epoch from (${column} - ${iso(start)}::timestamptz)) / ${DAY_SECONDS})::int`;
+
+export interface DailyRow {
+  day: number;
+  paidOrders: number;
+  revenue: number;
+  firstPayers: number;
+  refunds: number;
+  refundedAmount: number;
+  newReaders: number;
+}
+
+export interface BookAggregate {
+  bookId: number;
+  title: string;
+  coins: number;
+  readers: number;
+}
+
+export interface ChapterAggregate {
+  chapterId: number;
+  bookId: number;
+  bookTitle: string;
+  number: number;
+  title: string;
+  coins: number;
+  unlocks: number;
+}
+
+/**
+ * What the dashboard reads: paid orders, refunds, new accounts, chapter purchases and unlocks, reading progress and
+ * first visits, each over a range of instants [from, to). Read-only, straight from the tables the service writes.
+ */
+export function createDashboardRepository(db: Database) {
+  const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
+
+  return {
+    /** Per day from `from` (day 0) to `to`: paid orders, their cents and first payers; refunds; new accounts. */
+    async daily(from: Date, to: Date): Promise<DailyRow[]> {
+      const [start, end] = [iso(from), iso(to)];
+      const paid = await rows<Record<string, unknown>>(sql`
+        select ${dayIndex(sql.raw('o.paid_at'), from)} as day, count(*) as n, sum(o.pay_amount) as cents,
+               count(*) filter (where not exists (
+                 select 1 from pay_orders p
+                 where p.user_id = o.user_id and p.status = 'paid'
+                   and (p.paid_at < o.paid_at or (p.paid_at = o.paid_at and p.id < o.id))
+               )) as first
+        from pay_orders o
+        where o.status = 'paid' and o.paid_at >= ${start}::timestamptz and o.paid_at < ${end}::timestamptz
+        group by 1`);
+      const refunded = await rows<Record<string, unknown>>(sql`
+        select ${dayIndex(sql.raw('r.created_at'), from)} as day, count(*) as n, sum(r.amount) as cents
+        from pay_refunds r
+        where r.state = 'success' and r.created_at >= ${start}::timestamptz and r.created_at < ${end}::timestamptz
+        group by 1`);
+      const joined = await rows<Record<string, unknown>>(sql`
+        select ${dayIndex(sql.raw('u.created_at'), from)} as day, count(*) as n
+        from users u
+        where u.created_at >= ${start}::timestamptz and u.created_at < ${end}::timestamptz
+        group by 1`);
+      const byDay = new Map<number, DailyRow>();
+      const at = (day: unknown) => {
+        const d = n(day);
+        let row = byDay.get(d);
+        if (!row) {
+          row = {
+            day: d,
+            paidOrders: 0,
+            revenue: 0,
+            firstPayers: 0,
+            refunds: 0,
+            refundedAmount: 0,
+            newReaders: 0,
+          };
+          byDay.set(d, row);
+        }
+        return row;
+      };
+      for (const r of paid)
+        Object.assign(at(r.day), { paidOrders: n(r.n), revenue: n(r.cents), firstPayers: n(r.first) });
+      for (const r of refunded) Object.assign(at(r.day), { refunds: n(r.n), refundedAmount: n(r.cents) });
+      for (const r of joined) at(r.day).newReaders = n(r.n);
+      return [...byDay.values()];
+    },
+
+    /** Distinct readers with an order paid in [start, to), for each start. */
+    async payingReaders(starts: Date[], to: Date): Promise<number[]> {
+      const earliest = new Date(Math.min(...starts.map((s) => s.getTime())));
+      const counts = sql.join(
+        starts.map(
+          (s, i) =>
+            sql`count(distinct o.user_id) filter (where o.paid_at >= ${iso(s)}::timestamptz) as ${sql.raw(`w${i}`)}`,
+        ),
+        sql`, `,
+      );
+      const [row] = await rows<Record<string, unknown>>(sql`
+        select ${counts} from pay_orders o
+        where o.status = 'paid' and o.paid_at >= ${iso(earliest)}::timestamptz and o.paid_at < ${iso(to)}::timestamptz`);
+      return starts.map((_, i) => n(row?.[`w${i}`]));
+    },
+
+    /**
+     * Books by coins spent on their chapters and by readers whose reading was last in the range: the first `limit`
+     * of each order (a book may be in both).
+     */
+    async topBooks(from: Date, to: Date, limit: number) {
+      const [start, end] = [iso(from), iso(to)];
+      const found = await rows<Record<string, unknown>>(sql`
+        with spent as (
+          select c.book_id, sum(cp.price) as coins
+          from chapter_purchases cp join chapters c on c.id = cp.chapter_id
+          where cp.created_at >= ${start}::timestamptz and cp.created_at < ${end}::timestamptz and cp.price > 0
+          group by c.book_id
+        ), reading as (
+          select rp.book_id, count(*) as readers
+          from reading_progress rp
+          where rp.read_at >= ${start}::timestamptz and rp.read_at < ${end}::timestamptz
+          group by rp.book_id
+        ), agg as (
+          select coalesce(s.book_id, r.book_id) as book_id, coalesce(s.coins, 0) as coins,
+                 coalesce(r.readers, 0) as readers
+          from spent s full join reading r on r.book_id = s.book_id
+        )
+        select 'coins' as list, a.*, b.title from (
+          (select * from agg where coins > 0 order by coins desc, book_id limit ${limit})
+        ) a join books b on b.id = a.book_id
+        union all
+        select 'readers' as list, a.*, b.title from (
+          (select * from agg where readers > 0 order by readers desc, book_id limit ${limit})
+        ) a join books b on b.id = a.book_id`);
+      const of = (list: string): BookAggregate[] =>
+        found
+          .filter((r) => r.list === list)
+          .map((r) => ({
+            bookId: n(r.book_id),
+            title: String(r.title),
+            coins: n(r.coins),
+            readers: n(r.readers),
+          }));
+      const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.bookId - b.bookId);
+      const byReaders = of('readers').sort((a, b) => b.readers - a.readers || a.bookId - b.bookId);
+      return { byCoins, byReaders };
+    },
+
+    /** Chapters by coins spent on them and by unlocks (bought, wait-for-free, tickets) in the range. */
+    async topChapters(from: Date, to: Date, limit: number) {
+      const [start, end] = [iso(from), iso(to)];
+      const found = await rows<Record<string, unknown>>(sql`
+        with u as (
+          select cp.chapter_id, cp.price as coins from chapter_purchases cp
+          where cp.created_at >= ${start}::timestamptz and cp.created_at < ${end}::timestamptz
+          union all
+          select cu.chapter_id, 0 from chapter_unlocks cu
+          where cu.created_at >= ${start}::timestamptz and cu.created_at < ${end}::timestamptz
+        ), agg as (
+          select chapter_id, sum(coins) as coins, count(*) as unlocks from u group by chapter_id
+        ), picked as (
+          (select 'coins' as list, agg.* from agg where coins > 0 order by coins desc, chapter_id limit ${limit})
+          union all
+          (select 'unlocks' as list, agg.* from agg order by unlocks desc, chapter_id limit ${limit})
+        )
+        select p.list, p.chapter_id, p.coins, p.unlocks, c.book_id, c.number, c.title, b.title as book_title
+        from picked p join chapters c on c.id = p.chapter_id join books b on b.id = c.book_id`);
+      const of = (list: string): ChapterAggregate[] =>
+        found
+          .filter((r) => r.list === list)
+          .map((r) => ({
+            chapterId: n(r.chapter_id),
+            bookId: n(r.book_id),
+            bookTitle: String(r.book_title),
+            number: n(r.number),
+            title: String(r.title),
+            coins: n(r.coins),
+            unlocks: n(r.unlocks),
+          }));
+      const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.chapterId - b.chapterId);
+      const byUnlocks = of('unlocks').sort((a, b) => b.unlocks - a.unlocks || a.chapterId - b.chapterId);
+      return { byCoins, byUnlocks };
+    },
+
+    /**
+     * Per promotion branch, the first visits in the range and, within 30 days of each: an account of the visitor
+     * (registered with its visitor id, or the account the visit was marked with), an order of that account paid,
+     * and those orders' cents.
+     */
+    async funnel(from: Date, to: Date) {
+      const found = await rows<Record<string, unknown>>(sql`
+        with v as (
+          select vm.branch_id, vm.visitor_id, vm.user_id, vm.created_at,
+                 vm.created_at + make_interval(days => ${COHORT_DAYS}) as until
+          from visit_marks vm
+          where vm.created_at >= ${iso(from)}::timestamptz and vm.created_at < ${iso(to)}::timestamptz
+        ), p as (
+          select v.branch_id,
+                 exists (select 1 from users u where u.visitor_id = v.visitor_id and u.created_at < v.until)
+                   or exists (select 1 from users u where u.id = v.user_id and u.created_at < v.until) as has_account,
+                 paid.n, paid.cents
+          from v left join lateral (
+            -- The visitor's accounts by two index lookups (an OR, or an array of ids, would read every account or
+            -- every order for every visit), then their orders by the orders' user index.
+            select count(*) as n, sum(o.pay_amount) as cents
+            from (
+              select u.id from users u where u.visitor_id = v.visitor_id and u.created_at < v.until
+              union
+              select u.id from users u where u.id = v.user_id and u.created_at < v.until
+            ) acc
+            join pay_orders o on o.user_id = acc.id
+            where o.status = 'paid' and o.paid_at >= v.created_at and o.paid_at < v.until
+          ) paid on true
+        )
+        select p.branch_id, coalesce(min(b.name), '') as branch_name, count(*) as visits,
+               count(*) filter (where p.has_account) as accounts, count(*) filter (where p.n > 0) as payers,
+               coalesce(sum(p.cents), 0) as revenue
+        from p left join branch_settings b on b.branch_id = p.branch_id
+        group by p.branch_id
+        order by visits desc, p.branch_id`);
+      return found.map((r) => ({
+        branchId: n(r.branch_id),
+        branchName: String(r.branch_name ?? ''),
+        firstVisits: n(r.visits),
+        accounts: n(r.accounts),
+        payers: n(r.payers),
+        revenue: n(r.revenue),
+      }));
+    },
+
+    /**
+     * Per book and the reader's promotion branch, unlocks in the range by how: bought with coins (and the coins),
+     * bought at 0 coins, wait-for-free and tickets. The `limit` rows with the most coins, then unlocks.
+     */
+    async byUnlock(from: Date, to: Date, limit: number) {
+      const [start, end] = [iso(from), iso(to)];
+      const found = await rows<Record<string, unknown>>(sql`
+        with u as (
+          select cp.user_id, cp.chapter_id, case when cp.price > 0 then 'coins' else 'free' end as how, cp.price
+          from chapter_purchases cp
+          where cp.created_at >= ${start}::timestamptz and cp.created_at < ${end}::timestamptz
+          union all
+          select cu.user_id, cu.chapter_id, cu.source, 0 from chapter_unlocks cu
+          where cu.created_at >= ${start}::timestamptz and cu.created_at < ${end}::timestamptz
+        ), agg as (
+          select c.book_id, r.branch_id,
+                 count(*) filter (where u.how = 'coins') as coins_unlocks, sum(u.price) as coins,
+                 count(*) filter (where u.how = 'wait_free') as wait_free, count(*) filter (where u.how = 'ticket') as tickets,
+                 count(*) filter (where u.how = 'free') as free, count(*) as total
+          from u join chapters c on c.id = u.chapter_id join users r on r.id = u.user_id
+          group by c.book_id, r.branch_id
+          order by coins desc, total desc, c.book_id, r.branch_id
+          limit ${limit}
+        )
+        select agg.*, b.title, coalesce(s.name, '') as branch_name
+        from agg join books b on b.id = agg.book_id left join branch_settings s on s.branch_id = agg.branch_id
+        order by agg.coins desc, agg.total desc, agg.book_id, agg.branch_id`);
+      return found.map((r) => ({
+        bookId: n(r.book_id),
+        bookTitle: String(r.title),
+        branchId: n(r.branch_id),
+        branchName: String(r.branch_name ?? ''),
+        coinsUnlocks: n(r.coins_unlocks),
+        coins: n(r.coins),
+        waitFreeUnlocks: n(r.wait_free),
+        ticketUnlocks: n(r.tickets),
+        freeUnlocks: n(r.free),
+      }));
+    },
+  };
+}
+
+export type DashboardRepository = ReturnType<typeof createDashboardRepository>;
