@@ -2,6 +2,7 @@
 // client (apps/admin/src/api.ts) takes its types from them. Tagged admin in the OpenAPI document.
 import { auditRoutes } from './audit.ts';
 import { booksRoutes } from './books.ts';
+import { campaignsRoutes } from './campaigns.ts';
 import { homeRoutes } from './home.ts';
 import { importsRoutes } from './imports.ts';
 import { ordersRoutes } from './orders.ts';
@@ -12,6 +13,7 @@ import { supportRoutes } from './support.ts';
 
 export * from './audit.ts';
 export * from './books.ts';
+export * from './campaigns.ts';
 export * from './common.ts';
 export * from './home.ts';
 export * from './imports.ts';
@@ -32,6 +34,7 @@ export const adminRoutes = {
   ...readersRoutes,
   ...readerCareRoutes,
   ...packsRoutes,
+  ...campaignsRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

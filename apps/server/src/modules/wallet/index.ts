@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
+import { campaignsConsoleRoutes } from './campaigns.console.routes.ts';
+import { createCampaignsRepository } from './campaigns.repository.ts';
 import { createCoinsConsoleRepository } from './coins.console.repository.ts';
 import { coinsConsoleRoutes } from './coins.console.routes.ts';
 import { createUnlocksRepository } from './unlocks.repository.ts';
@@ -23,6 +25,11 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
   // The console's changes to a reader's coins and VIP days (under /api/admin/: the operators' session guards them).
   await coinsConsoleRoutes(app, {
     repo: createCoinsConsoleRepository(ctx.db),
+    audit: (q, entry) => ctx.ports.operators.audit(q, entry),
+  });
+  // The console's campaigns (限免与折扣): owners and editors.
+  await campaignsConsoleRoutes(app, {
+    repo: createCampaignsRepository(ctx.db),
     audit: (q, entry) => ctx.ports.operators.audit(q, entry),
   });
   return {
