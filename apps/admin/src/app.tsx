@@ -22,6 +22,7 @@ const OrdersPage = lazy(() => import('./pages/orders.tsx'));
 const OrderPage = lazy(() => import('./pages/order.tsx'));
 const RevenuePage = lazy(() => import('./pages/revenue.tsx'));
 const PacksPage = lazy(() => import('./pages/packs.tsx'));
+const CampaignsPage = lazy(() => import('./pages/campaigns.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
 const ReadersPage = lazy(() => import('./pages/readers.tsx'));
@@ -69,6 +70,7 @@ export function App() {
                   <Route path="/orders/by-id/:id" element={screen('/orders', <OrderPage />)} />
                   <Route path="/revenue" element={screen('/revenue', <RevenuePage />)} />
                   <Route path="/packs" element={screen('/packs', <PacksPage />)} />
+                  <Route path="/campaigns" element={screen('/campaigns', <CampaignsPage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />
                   <Route path="/readers" element={screen('/readers', <ReadersPage />)} />
                   <Route path="/readers/:userId" element={screen('/readers', <ReaderPage />)} />
