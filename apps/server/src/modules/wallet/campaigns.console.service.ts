@@ -116,15 +116,12 @@ export async function editCampaign(
   deps: CampaignsConsoleDeps,
   input: CampaignInput & { id: number; by: Actor },
 ) {
-  // The kind is the campaign's own: read it, then check the form against it (re-read under the lock below).
-  const done = await deps.repo.edit(
-    input.id,
-    async (before) => {
-      const { kind: _kind, ...change } = await changeOf(deps, before.kind as CampaignKind, input);
-      return change;
-    },
-    audited(deps, input.by, 'campaign.edit'),
-  );
+  // The form is checked against the campaign's kind (which never changes) before the transaction: its lookups must
+  // not wait on the connection the transaction holds (PGlite has one).
+  const found = await deps.repo.find(input.id);
+  if (!found) throw campaignNotFound();
+  const { kind: _kind, ...change } = await changeOf(deps, found.kind as CampaignKind, input);
+  const done = await deps.repo.edit(input.id, async () => change, audited(deps, input.by, 'campaign.edit'));
   if (!done) throw campaignNotFound();
   return campaignOf(done.after, deps.now?.() ?? new Date());
 }

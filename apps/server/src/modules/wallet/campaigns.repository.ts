@@ -64,6 +64,12 @@ export function createCampaignsRepository(db: Database) {
       .where(eq(unlockCampaigns.id, id));
 
   return {
+    /** One campaign as the console shows it, or undefined. */
+    async find(id: number) {
+      const [row] = await byId(db, id);
+      return row;
+    },
+
     async page(p: { bookId?: number; limit: number; offset: number }) {
       const where = p.bookId === undefined ? undefined : eq(unlockCampaigns.bookId, p.bookId);
       const [rows, [total]] = await Promise.all([
