@@ -8,6 +8,7 @@ import {
   GiftOutlined,
   HomeOutlined,
   ProfileOutlined,
+  TagsOutlined,
   TeamOutlined,
   UserSwitchOutlined,
   WarningOutlined,
@@ -60,6 +61,7 @@ export const MENU: MenuEntry[] = [
   },
   { path: '/revenue', name: '营收', icon: <FundOutlined />, roles: REVENUE_READERS },
   { path: '/packs', name: '套餐与支付', icon: <GiftOutlined />, roles: PACK_VIEWERS },
+  { path: '/campaigns', name: '限免与折扣', icon: <TagsOutlined />, roles: CATALOGUE_WRITERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
   {
     path: '/readers',

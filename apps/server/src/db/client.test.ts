@@ -63,8 +63,16 @@ describeDb('database client', () => {
         ],
         ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
-        ...['rate_limits', 'reading_progress', 'reading_tickets', 'reports', 'sandbox_payments'],
-        ...['sandbox_refunds', 'search_terms', 'sessions', 'showcase_entries', 'unlock_wait_clocks'],
+        ...[
+          'rate_limits',
+          'reading_progress',
+          'reading_tickets',
+          'report_notes',
+          'reports',
+          'sandbox_payments',
+        ],
+        ...['sandbox_refunds', 'search_terms', 'sessions', 'showcase_entries', 'unlock_campaigns'],
+        'unlock_wait_clocks',
         ...['users', 'vip_adjustments', 'visit_marks'],
       ]);
       // Migration 0002 creates the ledger's system accounts; 0018 the operators' adjustments.

@@ -2,6 +2,7 @@
 // client (apps/admin/src/api.ts) takes its types from them. Tagged admin in the OpenAPI document.
 import { auditRoutes } from './audit.ts';
 import { booksRoutes } from './books.ts';
+import { campaignsRoutes } from './campaigns.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { homeRoutes } from './home.ts';
 import { importsRoutes } from './imports.ts';
@@ -14,6 +15,7 @@ import { unlockConsoleRoutes } from './unlocks.ts';
 
 export * from './audit.ts';
 export * from './books.ts';
+export * from './campaigns.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
 export * from './home.ts';
@@ -38,6 +40,7 @@ export const adminRoutes = {
   ...packsRoutes,
   ...unlockConsoleRoutes,
   ...dashboardRoutes,
+  ...campaignsRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

@@ -1,3 +1,4 @@
+export * from './campaigns.ts';
 export * from './catalog.ts';
 export * from './images.ts';
 export * from './imports.ts';

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
+import { campaignsConsoleRoutes } from './campaigns.console.routes.ts';
+import { createCampaignsRepository } from './campaigns.repository.ts';
 import { createCoinsConsoleRepository } from './coins.console.repository.ts';
 import { coinsConsoleRoutes } from './coins.console.routes.ts';
 import { createTicketsConsoleRepository } from './tickets.console.repository.ts';
@@ -39,6 +41,11 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
   ) => ctx.ports.operators.audit(q, entry);
   await unlockRulesConsoleRoutes(app, { repo: createUnlockRulesConsoleRepository(ctx.db), audit });
   await ticketsConsoleRoutes(app, { repo: createTicketsConsoleRepository(ctx.db), audit });
+  // The console's campaigns (限免与折扣): owners and editors.
+  await campaignsConsoleRoutes(app, {
+    repo: createCampaignsRepository(ctx.db),
+    audit: (q, entry) => ctx.ports.operators.audit(q, entry),
+  });
   return {
     balanceOf: deps.repo.balanceOf,
     ownedChapters: deps.repo.ownedChapters,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { discountedPrice, limitedFreeUnlock } from './campaigns.repository.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 
 export type UnlockBy = 'coins' | 'wait_free' | 'ticket';
@@ -64,6 +65,8 @@ async function heldNow(q: Queryable, userId: number, chapterId: number) {
         union all
         select source, ends_at from chapter_unlocks
         where id = ${unlockId(userId, chapterId)} and (ends_at is null or ends_at > now())
+        union all
+        ${limitedFreeUnlock(userId, chapterId)}
         limit 1`,
   );
 }
@@ -148,7 +151,7 @@ export function createUnlocksRepository(db: Database) {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext('unlock'), ${p.userId}::int)`);
         const chapter = await one<ChapterForUnlock>(
           tx,
-          sql`select c.id as chapter_id, c.book_id, c.price,
+          sql`select c.id as chapter_id, c.book_id, ${discountedPrice({ id: sql`c.id`, bookId: sql`c.book_id`, price: sql`c.price` }, p.userId)} as price,
                      c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
                      r.wait_minutes, r.rental_hours, coalesce(r.new_reader_extra, 0) as new_reader_extra
               from chapters c join books b on b.id = c.book_id
@@ -270,7 +273,7 @@ export function createUnlocksRepository(db: Database) {
         next_expires_at: Date | string | null;
       }>(
         db,
-        sql`select c.price,
+        sql`select ${discountedPrice({ id: sql`c.id`, bookId: sql`c.book_id`, price: sql`c.price` }, userId)} as price,
                    (select balance from ledger_accounts where user_id = ${userId}::int)::text as balance,
                    c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
                    r.wait_minutes, r.rental_hours, b.id as book_id,
@@ -284,7 +287,7 @@ export function createUnlocksRepository(db: Database) {
               and t.expires_at > now() and (t.scope_book_ids is null or b.id = any(t.scope_book_ids))
               and (t.kind = 'presale' or c.number <= b.chapter_count - coalesce(r.early_access_chapters, 0))
             where c.id = ${chapterId}::int
-            group by c.id, c.price, c.number, b.id, b.chapter_count,
+            group by c.id, c.book_id, c.price, c.number, b.id, b.chapter_count,
               r.book_id, r.early_access_chapters, r.wait_minutes, r.rental_hours, r.new_reader_extra`,
       );
       if (!row) return undefined;

@@ -1,4 +1,4 @@
-import { notFound, paymentNeeded } from '../../shared/errors.ts';
+import { badRequest, notFound, paymentNeeded } from '../../shared/errors.ts';
 
 export const SHORT_OF_COINS = '阅币不足，请先充值';
 
@@ -7,3 +7,10 @@ export const shortOfCoins = (price: number, balance: number) =>
   paymentNeeded(SHORT_OF_COINS, { price, avaliableAmount: balance });
 
 export const chapterNotFound = () => notFound('章节不存在');
+
+// The console's campaigns (限免与折扣).
+export const campaignNotFound = () => notFound('活动不存在');
+export const campaignBookNotFound = () => badRequest('作品不存在', 'bookId');
+export const campaignChaptersInvalid = () => badRequest('所选章节不属于该作品', 'chapterIds');
+export const campaignWindowInvalid = (why: string) => badRequest(why, 'endsAt');
+export const campaignDiscountInvalid = (why: string) => badRequest(why, 'discountPercent');

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { books, chapters, users, vipAdjustments } from '../../db/schema/index.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { discountedPrice, limitedFreeChapters } from './campaigns.repository.ts';
 import { createLedgerRepository, type PurchaseResult } from './ledger.repository.ts';
 
 export type BuyOutcome = PurchaseResult;
@@ -34,7 +35,14 @@ export function createWalletRepository(db: Database) {
   // asks it, and building this query with drizzle took ~150 µs of CPU against ~30 µs to run it prepared
   // (bench/README.md, purchases).
   const chapterForSale = db
-    .select({ price: chapters.price, vipFree: books.vipFree })
+    // The price less a live discount for this reader (campaigns.repository.ts): the price shown is the one charged.
+    .select({
+      price: discountedPrice(
+        { id: sql`${chapters.id}`, bookId: sql`${chapters.bookId}`, price: sql`${chapters.price}` },
+        sql`${sql.placeholder('userId')}`,
+      ),
+      vipFree: books.vipFree,
+    })
     .from(chapters)
     .innerJoin(books, eq(books.id, chapters.bookId))
     // An unpublished book's chapters are not for sale (its buyers keep what they bought).
@@ -101,7 +109,8 @@ export function createWalletRepository(db: Database) {
     async ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>> {
       if (chapterIds.length === 0) return new Set();
       const ids = `{${chapterIds.map((id) => Math.trunc(id)).join(',')}}`;
-      // Bought chapters, and live stored unlocks (wait-for-free rentals, tickets): an ended unlock reads as locked.
+      // Bought chapters, live stored unlocks (wait-for-free rentals, tickets) and live limited-free campaigns for the
+      // reader: an ended unlock or campaign reads as locked.
       // The one place that decides "owns it now" for the reader, the chapter list and the pages.
       const rows = rowsOf<{ chapter_id: number }>(
         await db.execute(sql`
@@ -110,14 +119,16 @@ export function createWalletRepository(db: Database) {
           union
           select chapter_id from chapter_unlocks
           where user_id = ${userId}::int and chapter_id = any(${ids}::int[])
-            and (ends_at is null or ends_at > now())`),
+            and (ends_at is null or ends_at > now())
+          union
+          ${limitedFreeChapters(userId, ids)}`),
       );
       return new Set(rows.map((r) => r.chapter_id));
     },
 
     /** The price a purchase charges, read from the database, and whether VIP readers read it free. */
-    async chapterForSale(chapterId: number) {
-      const [row] = await chapterForSale.execute({ chapterId });
+    async chapterForSale(chapterId: number, userId: number) {
+      const [row] = await chapterForSale.execute({ chapterId, userId });
       return row;
     },
 

@@ -29,7 +29,7 @@ export async function buyChapter(
   { repo, count }: WalletDeps,
   p: { userId: number; isVip: boolean; blocked?: boolean; chapterId: number },
 ): Promise<BuyChapterResult> {
-  const chapter = await repo.chapterForSale(p.chapterId);
+  const chapter = await repo.chapterForSale(p.chapterId, p.userId);
   if (!chapter) throw chapterNotFound();
   if (chapter.price === 0 || (p.isVip && chapter.vipFree)) {
     return { chapterId: p.chapterId, charged: 0, avaliableAmount: await repo.balanceOf(p.userId) };
