@@ -128,6 +128,9 @@ export const AUDIT_ACTION_NAMES: Record<string, string> = {
   'complaint.state': '投诉状态变更',
   'complaint.note': '投诉备注',
   'complaint.reply': '记录投诉回复',
+  'campaign.add': '新建限免/折扣活动',
+  'campaign.edit': '修改限免/折扣活动',
+  'campaign.end': '结束限免/折扣活动',
   'operator.add': '添加操作员',
   'operator.update': '修改操作员',
   'operator.password': '重置操作员密码',
@@ -152,6 +155,7 @@ export const AUDIT_OBJECT_NAMES: Record<string, string> = {
   user: '读者',
   operator: '操作员',
   complaint: '投诉',
+  campaign: '限免/折扣活动',
 };
 
 export const auditActionName = (code: string) => {
