@@ -36,6 +36,14 @@ export const limitedFreeUnlock = (userId: number, chapterId: number) => sql`
   having count(*) > 0`;
 
 /**
+ * When the live limited-free campaigns that open the chapter (`c`-like ids) to the reader end, the latest of them
+ * (null: none): a scalar for a statement over many chapters (the chapter list's marks). A visitor without an account
+ * (`userId` null) gets the campaigns for everyone.
+ */
+export const limitedFreeEnd = (chapter: { id: SQL; bookId: SQL }, userId: number | null) => sql`
+  (select max(k.ends_at) from unlock_campaigns k where k.kind = 'limited_free' and ${appliesTo(chapter, userId ?? sql`null`)})`;
+
+/**
  * The coin price the reader is shown and charged for the chapter now: its price less the largest live discount for
  * them, rounded down, never below 1 coin for a priced chapter (a free one stays free).
  */

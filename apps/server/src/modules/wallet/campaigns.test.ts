@@ -218,6 +218,19 @@ describeDb('campaigns: limited-time free and discounts', () => {
       expect((await read(reader, bookId, 2)).json()).toMatchObject({ result: true });
       expect((await read(reader, bookId, 3)).json().code).toBe(999);
       expect(await owned(reader, bookId)).toEqual([2]);
+      // The chapter list marks it 限免 with the campaign's end, as read_chapter's unlock says.
+      const list = (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/book/chapter/list?bookId=${bookId}`,
+          headers: { cookie: reader.cookie },
+        })
+      ).json().data as { number: number; unlockSource?: string; unlockEndsAt?: number | null }[];
+      expect(list.find((c) => c.number === 2)).toMatchObject({
+        unlockSource: 'limited_free',
+        unlockEndsAt: new Date(made.endsAt).getTime(),
+      });
+      expect(list.find((c) => c.number === 3)?.unlockSource).toBeUndefined();
       const held = await unlocks.held(reader.userId, nth(chapters, 1).id);
       expect(held).toMatchObject({ source: 'limited_free' });
       expect(held?.endsAt?.toISOString()).toBe(made.endsAt);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { limitedFreeEnd } from './campaigns.repository.ts';
 import type { ChapterMark } from './wallet.port.ts';
 
 const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
@@ -18,7 +19,7 @@ export function createUnlockReadsRepository(db: Database) {
         early: boolean;
         wait_minutes: number | null;
         ready_at: Date | string;
-        source: 'bought' | 'wait_free' | 'ticket' | null;
+        source: 'bought' | 'wait_free' | 'ticket' | 'limited_free' | null;
         ends_at: Date | string | null;
         usable_any: number;
         usable_presale: number;
@@ -34,8 +35,10 @@ export function createUnlockReadsRepository(db: Database) {
                  c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
                  r.wait_minutes,
                  coalesce(w.ready_at, now()) as ready_at,
-                 case when p.chapter_id is not null then 'bought' else u.source end as source,
-                 case when p.chapter_id is not null then null else u.ends_at end as ends_at,
+                 case when p.chapter_id is not null then 'bought' when u.source is not null then u.source
+                      when lf.ends_at is not null then 'limited_free' end as source,
+                 case when p.chapter_id is not null then null when u.source is not null then u.ends_at
+                      else lf.ends_at end as ends_at,
                  t.usable_any, t.usable_presale
           from chapters c join books b on b.id = c.book_id
           cross join t
@@ -44,6 +47,7 @@ export function createUnlockReadsRepository(db: Database) {
           left join chapter_purchases p on p.user_id = ${userId}::int and p.chapter_id = c.id
           left join chapter_unlocks u on u.user_id = ${userId}::int and u.chapter_id = c.id
             and (u.ends_at is null or u.ends_at > now())
+          cross join lateral (select ${limitedFreeEnd({ id: sql`c.id`, bookId: sql`c.book_id` }, userId)} as ends_at) lf
           where c.book_id = ${bookId}::int and c.publish_at is null
           order by c.number`),
       );

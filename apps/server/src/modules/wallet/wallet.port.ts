@@ -18,8 +18,8 @@ export interface PaidOrder {
 /** What the chapter list marks on one chapter for one reader (docs/api.md, chapter/list). */
 export interface ChapterMark {
   chapterId: number;
-  /** The live right to read it beyond free: bought, or a stored unlock not ended. */
-  unlockSource: 'bought' | 'wait_free' | 'ticket' | null;
+  /** The live right to read it beyond free: bought, a stored unlock not ended, or a live limited-free campaign. */
+  unlockSource: 'bought' | 'wait_free' | 'ticket' | 'limited_free' | null;
   unlockEndsAt: number | null;
   earlyAccess: boolean;
   /** When wait-for-free may open it (epoch ms), for a locked priced chapter of a wait-free book; else null. */

@@ -28,6 +28,9 @@ describe('the chapter list’s marks', () => {
       '租借中 5小时',
     ]);
     expect(texts({ alreadyBuy: true, unlockSource: 'ticket', unlockEndsAt: null })).toEqual(['已解锁']);
+    expect(
+      texts({ alreadyBuy: true, unlockSource: 'limited_free', unlockEndsAt: NOW + 45 * 60_000 }),
+    ).toEqual(['限免 45分钟']);
   });
 
   it('marks a locked chapter: early access, wait-for-free ready or not, a ticket, and its price', () => {

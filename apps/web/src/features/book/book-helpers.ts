@@ -5,7 +5,7 @@ export const priceLabel = (price: number) => (price === 0 ? '免费' : `${price}
 /** One mark of the chapter list: its words and its look (book.css chapter-tag-{kind}). */
 export interface ChapterMark {
   text: string;
-  kind: 'free' | 'price' | 'bought' | 'rented' | 'early' | 'wait' | 'ticket';
+  kind: 'free' | 'limited' | 'price' | 'bought' | 'rented' | 'early' | 'wait' | 'ticket';
 }
 
 /** "3小时", "25分钟", "71小时", "5天": a rental's or a wait's time left, short enough for a tag. */
@@ -18,13 +18,16 @@ export function shortLeft(at: number, now: number): string {
 }
 
 /**
- * What the chapter list marks (docs/product.md): 免费; 已购; 租借中 with the time left; for a locked chapter its
+ * What the chapter list marks (docs/product.md): 免费; 限免 with the time left of the campaign; 已购; 租借中 with the
+ * time left; for a locked chapter its
  * price, 抢先 (early access), 等免 (ready, or the time left) and 券 (a usable ticket opens it). The server's
  * chapter list decides each (docs/api.md); this only words them.
  */
 export function chapterMarks(c: ChapterItem, now: number): ChapterMark[] {
   if (c.price === 0) return [{ text: '免费', kind: 'free' }];
   if (c.alreadyBuy) {
+    if (c.unlockSource === 'limited_free' && c.unlockEndsAt)
+      return [{ text: `限免 ${shortLeft(c.unlockEndsAt, now)}`, kind: 'limited' }];
     if (c.unlockEndsAt) return [{ text: `租借中 ${shortLeft(c.unlockEndsAt, now)}`, kind: 'rented' }];
     return [{ text: c.unlockSource === 'ticket' ? '已解锁' : '已购', kind: 'bought' }];
   }
