@@ -1,8 +1,8 @@
 import type { LedgerTransfer, OrderState, Purpose } from '@yueman/contract/admin';
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
-import { eventText } from './event-text.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { consoleWindow } from '../../shared/pagination.ts';
+import { eventText } from './event-text.ts';
 import type { PaymentGateway } from './gateways/gateway.ts';
 import type { OrderFilter, OrdersConsoleRepository } from './orders.console.repository.ts';
 import { orderNotFound } from './payments.errors.ts';

@@ -1,9 +1,13 @@
 import type { CampaignInput, CampaignKind, ConsoleCampaign } from '@yueman/contract/admin';
-import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { consoleWindow } from '../../shared/pagination.ts';
 import type { AuditEntry } from '../operators/index.ts';
-import type { CampaignChange, CampaignRow, CampaignsRepository } from './campaigns.repository.ts';
+import {
+  type CampaignChange,
+  type CampaignRow,
+  type CampaignsRepository,
+  endedNow,
+} from './campaigns.repository.ts';
 import {
   campaignBookNotFound,
   campaignChaptersInvalid,
@@ -130,10 +134,7 @@ export async function editCampaign(
 export async function endCampaign(deps: CampaignsConsoleDeps, input: { id: number; by: Actor }) {
   const done = await deps.repo.edit(
     input.id,
-    async (before) =>
-      before.endsAt <= (deps.now?.() ?? new Date())
-        ? null
-        : { endsAt: sql`least(ends_at, now())`, startsAt: sql`least(starts_at, now())` },
+    async (before) => (before.endsAt <= (deps.now?.() ?? new Date()) ? null : endedNow),
     audited(deps, input.by, 'campaign.end'),
   );
   if (!done) throw campaignNotFound();

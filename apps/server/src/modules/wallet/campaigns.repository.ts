@@ -63,6 +63,12 @@ type Audit = (tx: Queryable, before: CampaignRow | null, after: CampaignRow) => 
 const withTitle = { ...getTableColumns(unlockCampaigns), bookTitle: books.title };
 
 /** The console's campaigns: listed newest window first; each change in one transaction with its audit entry. */
+/** The change that ends a campaign now, by the database's clock: its end (and its start, if still ahead) move to now(). */
+export const endedNow: CampaignSet = {
+  endsAt: sql`least(ends_at, now())`,
+  startsAt: sql`least(starts_at, now())`,
+};
+
 export function createCampaignsRepository(db: Database) {
   const byId = (q: Queryable, id: number) =>
     q
