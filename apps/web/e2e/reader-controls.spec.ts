@@ -115,7 +115,8 @@ test('设置: night mode, page gaps and auto-scroll with a speed changed while i
   await expect(page.locator('.reader-top')).not.toHaveClass(/is-visible/);
 
   expect(await storedSettings(page)).toEqual({
-    state: { autoScroll: true, speed: 4, gaps: true, night: true },
+    // The spending order of the buy prompt (阅读券 first by default) is kept with them.
+    state: { autoScroll: true, speed: 4, gaps: true, night: true, spendOrder: 'ticket_first' },
     version: 0,
   });
 
