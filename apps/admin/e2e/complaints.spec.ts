@@ -55,7 +55,6 @@ test('support handles a reported page from its link: 处理中, a note, 已处�
   });
   await reader.getByRole('button', { name: '提交' }).click();
   await expect(reader.getByText('提交成功，感谢您的反馈')).toBeVisible();
-  await phone.close();
 
   // Customer service: the inbox, the new complaint first.
   await logIn(page, operators.support);
@@ -78,11 +77,14 @@ test('support handles a reported page from its link: 处理中, a note, 已处�
   // The page link opens the reader app at that chapter and page.
   const link = drawer.getByTestId('complaint-page-link');
   await expect(link).toHaveAttribute('href', '/book/read/1/2?page=3');
-  const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+  // Followed on the reader's phone: a desktop browser gets the reader app's PC page (its QR code) instead.
+  const opened = await phone.newPage();
+  await opened.goto((await link.getAttribute('href')) ?? '');
   await expect(opened.locator('.reader-page-img').first()).toBeVisible({ timeout: 60_000 });
   await expect(opened.locator('.reader-pages [data-page]').nth(2)).toBeAttached({ timeout: 60_000 });
   await expect.poll(() => pageAtTop(opened)).toBe(3);
   await opened.close();
+  await phone.close();
 
   await drawer.getByRole('button', { name: '接手处理' }).click();
   await expect(page.getByText('已接手')).toBeVisible();

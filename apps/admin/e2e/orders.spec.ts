@@ -168,8 +168,8 @@ test('an owner finds a paid order, reads its whole story, and sees it in revenue
   const branchRow = page.getByTestId('revenue-table').locator('tr.ant-table-row', { hasText: BRANCH_NAME });
   await expect(branchRow).toContainText(`渠道 ID ${BRANCH}`);
   await expect(branchRow).toContainText(`¥${(paid.amount / 100).toFixed(2)}`);
+  // The total row sums every branch's week: other specs on this server pay orders too, so only its presence here.
   await expect(page.getByTestId('revenue-total')).toContainText('合计');
-  await expect(page.getByTestId('revenue-total')).toContainText(`¥${(paid.amount / 100).toFixed(2)}`);
   await shot(page, 'revenue');
   expect(errors).toEqual([]);
 });

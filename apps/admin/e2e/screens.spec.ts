@@ -130,9 +130,9 @@ test('every screen opens for an owner', async ({ page, operators }) => {
   await page.getByRole('button', { name: '我已保存' }).click();
   await expect(rows.filter({ hasText: name })).toBeVisible();
 
-  // The newest operator.add row (another spec may have written since: the newest row of all may be its).
+  // The newest 添加操作员 (operator.add) row (another spec may have written since: the newest row of all may be its).
   await page.goto('/admin/audit');
-  const added = rows.filter({ hasText: 'operator.add' }).first();
+  const added = rows.filter({ hasText: '添加操作员' }).first();
   await expect(added).toBeVisible();
   await added.locator('.ant-table-row-expand-icon').click();
   await expect(page.getByText('修改后')).toBeVisible();

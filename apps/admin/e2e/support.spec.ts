@@ -14,7 +14,7 @@ test('a support operator reads but has no write controls, and a write is refused
   for (const hidden of ['管理员', '操作日志', '导入']) await expect(menu.getByText(hidden)).toHaveCount(0);
 
   await page.goto('/admin/complaints');
-  await expect(page.getByText('读者投诉与举报')).toBeVisible();
+  await expect(page.getByRole('tab', { name: '处理中' })).toBeVisible();
 
   await page.goto('/admin/books/1');
   await expect(page.getByTestId('chapters').locator('tr.ant-table-row').first()).toBeVisible();

@@ -142,8 +142,8 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   await page.context().clearCookies();
   await logIn(page, operators.owner);
   await page.goto('/admin/audit');
-  await expect(page.getByText('book.unlock-rules').first()).toBeVisible();
-  await expect(page.getByText('reader.tickets.grant').first()).toBeVisible();
-  await expect(page.getByText(`book:${book.id}`).first()).toBeVisible();
-  await expect(page.getByText(`user:${userId}`).first()).toBeVisible();
+  await expect(page.getByText('设置解锁规则').first()).toBeVisible();
+  await expect(page.getByText('发放阅读券').first()).toBeVisible();
+  await expect(page.getByText(`书籍 ${book.id}`).first()).toBeVisible();
+  await expect(page.getByText(`读者 ${userId}`).first()).toBeVisible();
 });
