@@ -11,6 +11,8 @@ import { createPageGrants } from '../apps/server/src/modules/images/page-grant.t
 import { resolveSession } from '../apps/server/src/modules/users/sessions.ts';
 import { createUsersRepository } from '../apps/server/src/modules/users/users.repository.ts';
 import { userInfo } from '../apps/server/src/modules/users/users.service.ts';
+import { createUnlockReadsRepository } from '../apps/server/src/modules/wallet/unlock-reads.repository.ts';
+import { createUnlocksRepository } from '../apps/server/src/modules/wallet/unlocks.repository.ts';
 import { isVip } from '../apps/server/src/modules/wallet/vip.ts';
 import { createWalletRepository } from '../apps/server/src/modules/wallet/wallet.repository.ts';
 import { buyChapter } from '../apps/server/src/modules/wallet/wallet.service.ts';
@@ -21,9 +23,17 @@ const { db } = await openDatabase({ kind: 'postgres', url: String(process.env.DA
 const usersRepo = createUsersRepository(db);
 const walletRepo = createWalletRepository(db);
 const grants = createPageGrants(Buffer.from(String(process.env.PAGE_GRANT_KEY), 'hex'));
+const unlocksRepo = createUnlocksRepository(db);
+const unlockReads = createUnlockReadsRepository(db);
+// The same read paths of the unlock ledger the wallet module gives the catalogue (modules/wallet/index.ts).
 const catalogDeps = {
   repo: createCatalogRepository(db),
-  ownedChapters: (userId: number, chapterIds: number[]) => walletRepo.ownedChapters(userId, chapterIds),
+  unlocks: {
+    heldUnlock: (userId: number, chapterId: number) => unlocksRepo.held(userId, chapterId),
+    unlockOptions: (userId: number, chapterId: number) => unlocksRepo.options(userId, chapterId),
+    chapterMarks: unlockReads.chapterMarks,
+    bookWaitFree: unlockReads.bookWaitFree,
+  },
   grantPage: (path: string) => grants.grant(path),
 };
 

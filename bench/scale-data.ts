@@ -10,7 +10,8 @@ import * as catalogService from '../apps/server/src/modules/catalog/catalog.serv
 import * as searchService from '../apps/server/src/modules/catalog/search.service.ts';
 import { fillAllSearchKeys } from '../apps/server/src/modules/catalog/search-keys.repository.ts';
 import { parseReadings } from '../apps/server/src/modules/catalog/search-keys.ts';
-import { createWalletRepository } from '../apps/server/src/modules/wallet/wallet.repository.ts';
+import { createUnlockReadsRepository } from '../apps/server/src/modules/wallet/unlock-reads.repository.ts';
+import { createUnlocksRepository } from '../apps/server/src/modules/wallet/unlocks.repository.ts';
 import { seedDemoLibrary } from '../apps/server/src/seed/seed-demo.ts';
 import { seedScale } from '../apps/server/src/seed/seed-scale.ts';
 import { rowsOf } from '../apps/server/src/shared/rows.ts';
@@ -300,10 +301,16 @@ export async function measureScale(
   try {
     const recorder = recordQueries(db);
     const repo = code.createCatalogRepository(db);
-    const wallet = createWalletRepository(db);
+    const unlocks = createUnlocksRepository(db);
+    const unlockReads = createUnlockReadsRepository(db);
     const deps: catalogService.CatalogDeps = {
       repo,
-      ownedChapters: wallet.ownedChapters,
+      unlocks: {
+        heldUnlock: (userId, chapterId) => unlocks.held(userId, chapterId),
+        unlockOptions: (userId, chapterId) => unlocks.options(userId, chapterId),
+        chapterMarks: unlockReads.chapterMarks,
+        bookWaitFree: unlockReads.bookWaitFree,
+      },
       grantPage: (path) => path,
     };
     const cats = await db.select({ id: categories.id }).from(categories).orderBy(categories.id);
