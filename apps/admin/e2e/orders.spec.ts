@@ -168,8 +168,11 @@ test('an owner finds a paid order, reads its whole story, and sees it in revenue
   const branchRow = page.getByTestId('revenue-table').locator('tr.ant-table-row', { hasText: BRANCH_NAME });
   await expect(branchRow).toContainText(`渠道 ID ${BRANCH}`);
   await expect(branchRow).toContainText(`¥${(paid.amount / 100).toFixed(2)}`);
-  // The total row sums every branch's week: other specs on this server pay orders too, so only its presence here.
+  // The total row sums every branch's week: other specs on this server pay orders too, so it holds at least this
+  // order's amount.
   await expect(page.getByTestId('revenue-total')).toContainText('合计');
+  const total = Number(/¥([\d.]+)/.exec((await page.getByTestId('revenue-total').textContent()) ?? '')?.[1]);
+  expect(total).toBeGreaterThanOrEqual(paid.amount / 100);
   await shot(page, 'revenue');
   expect(errors).toEqual([]);
 });

@@ -1,19 +1,16 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { unstableSetRender } from 'antd-mobile';
 import type { ReactNode } from 'react';
-import type { Root } from 'react-dom/client';
-import { makeRoot } from './react-root.ts';
+import { render, unmount } from '../lib/antd-default-render.ts';
 
 // antd-mobile 5 renders Toast, Dialog and Modal with the legacy ReactDOM.render, which React 19 removed:
-// without this, Toast.show() renders nothing (ARCHITECTURE.md).
+// without this, Toast.show() renders nothing (ARCHITECTURE.md). One root per container, kept by the same functions
+// the build puts in place of rc-util's legacy renderer; unmounted a task later, as antd-mobile expects.
 unstableSetRender((node, container) => {
-  const holder = container as Element & { __ymRoot?: Root };
-  holder.__ymRoot ??= makeRoot(container);
-  holder.__ymRoot.render(node);
+  render(node, container);
   return async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    holder.__ymRoot?.unmount();
-    holder.__ymRoot = undefined;
+    await unmount(container);
   };
 });
 

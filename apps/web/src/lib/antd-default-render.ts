@@ -7,9 +7,9 @@ import { makeRoot } from '../app/react-root.ts';
 // cost the main bundle about 3 KB gzip (its async helpers compiled to regenerator), so the build resolves rc-util's
 // module to this one (vite.config.ts): the same two functions on createRoot.
 
-const roots = new WeakMap<Element, Root>();
+const roots = new WeakMap<Element | DocumentFragment, Root>();
 
-export function render(node: ReactElement, container: Element) {
+export function render(node: ReactElement, container: Element | DocumentFragment) {
   let root = roots.get(container);
   if (!root) {
     root = makeRoot(container);
@@ -18,7 +18,7 @@ export function render(node: ReactElement, container: Element) {
   root.render(node);
 }
 
-export async function unmount(container: Element) {
+export async function unmount(container: Element | DocumentFragment) {
   roots.get(container)?.unmount();
   roots.delete(container);
 }
