@@ -1,22 +1,5 @@
 import type { UnlockOptions } from '@yueman/contract';
-
-/** What the reader may spend on a locked chapter, besides coins. */
-export type SpendWay = 'ticket' | 'wait_free' | 'coins';
-
-/** The spending orders the reader may choose in the settings sheet; auto-buy follows the chosen one. */
-export const SPEND_ORDERS = {
-  ticket_first: ['ticket', 'wait_free', 'coins'],
-  wait_first: ['wait_free', 'ticket', 'coins'],
-  coins_only: ['coins'],
-} as const satisfies Record<string, readonly SpendWay[]>;
-export type SpendOrder = keyof typeof SPEND_ORDERS;
-export const DEFAULT_SPEND_ORDER: SpendOrder = 'ticket_first';
-export const SPEND_ORDER_LABELS: Record<SpendOrder, string> = {
-  ticket_first: '阅读券→等免→阅币',
-  wait_first: '等免→阅读券→阅币',
-  coins_only: '只用阅币',
-};
-export const isSpendOrder = (v: unknown): v is SpendOrder => typeof v === 'string' && v in SPEND_ORDERS;
+import { SPEND_ORDERS, type SpendOrder, type SpendWay } from './spend-order.ts';
 
 /** One way the buy prompt offers, in the order it shows them. */
 export type UnlockChoice =

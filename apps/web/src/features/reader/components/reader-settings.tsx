@@ -2,7 +2,14 @@ import { Popup } from 'antd-mobile';
 import { useEffect, useId, useRef } from 'react';
 import { SPEED_STEPS } from '../auto-scroll.ts';
 import { useReaderSettings } from '../reader-settings-store.ts';
-import { SPEND_ORDER_LABELS, type SpendOrder } from '../unlock-choices.ts';
+import type { SpendOrder } from '../spend-order.ts';
+
+/** 自动解锁顺序's choices, as the sheet names them. */
+const SPEND_ORDER_LABELS: Record<SpendOrder, string> = {
+  ticket_first: '阅读券→等免→阅币',
+  wait_first: '等免→阅读券→阅币',
+  coins_only: '只用阅币',
+};
 
 /** A switch the keyboard reaches and works (Tab, Enter, Space): a button with role switch, named by its row. */
 function SettingSwitch({
