@@ -3,7 +3,7 @@ import { bigint, date, integer, pgTable, primaryKey, timestamp } from 'drizzle-o
 /**
  * The dashboard's daily summary: per settled China day and promotion branch, the day's paid orders (by when paid,
  * the order's branch), their cents and first payers, successful refunds (by when asked, the order's branch) and new
- * accounts (the account's branch). Written only by the dashboard's summary (payments/dashboard.summary.ts) from the
+ * accounts (the account's branch). Written only by the dashboard's summary (payments/dashboard.summary.repository.ts) from the
  * raw tables, for days that can no longer change; a day without a row in dashboard_summary_days is read raw.
  */
 export const dashboardDays = pgTable(

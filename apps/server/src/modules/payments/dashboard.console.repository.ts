@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { chinaDate } from '../../shared/china-time.ts';
 import { rowsOf } from '../../shared/rows.ts';
-import { createDashboardSummary, perDay } from './dashboard.summary.ts';
+import { createDashboardSummary, perDay } from './dashboard.summary.repository.ts';
 
 const DAY_SECONDS = 86_400;
 /** How long after a first visit the funnel follows the visitor. */
