@@ -187,6 +187,8 @@ export function createDashboardRepository(db: Database) {
           from acc join v on v.id = acc.visit_id
           join pay_orders o on o.user_id = acc.user_id
           where o.status = 'paid' and o.paid_at >= v.created_at and o.paid_at < v.until
+            -- No visit of the window is before its start: the paid-time index keeps the orders to those since.
+            and o.paid_at >= ${iso(from)}::timestamptz
           group by acc.visit_id
         )
         select v.branch_id, coalesce(min(b.name), '') as branch_name, count(*) as visits,
