@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { createDashboardSummary } from '../modules/payments/dashboard.summary.repository.ts';
+import { chinaDate, chinaDay } from '../shared/china-time.ts';
 import { generatePassword, hashPassword } from '../shared/passwords/password.ts';
 import { rowsOf } from '../shared/rows.ts';
 
@@ -138,6 +140,11 @@ export async function seedBusiness(db: Database, opts: BusinessOptions) {
     from u
     on conflict do nothing`);
   await db.execute(sql`analyze`);
+  // The history is written with past times: the dashboard's daily summary of those days is made again from it.
+  const now = new Date();
+  const firstDay = chinaDay(chinaDate(now, -opts.days - 1));
+  const today = chinaDay(chinaDate(now));
+  if (firstDay && today) await createDashboardSummary(db).rebuild(firstDay.from, today.to, now);
 
   const [counts] = rowsOf<Record<string, number>>(
     await db.execute(sql`

@@ -33,7 +33,7 @@ export async function dashboard(
   const days = input.days ?? 7;
 
   const [daily, payers, books, chapters, funnel, byUnlock] = await Promise.all([
-    deps.repo.daily(trendStart, end),
+    deps.repo.daily(trendStart, end, input.now ?? new Date()),
     deps.repo.payingReaders(DASHBOARD_WINDOWS.map(startOf), end),
     deps.repo.topBooks(startOf(days), end, TOP),
     deps.repo.topChapters(startOf(days), end, TOP),
