@@ -193,7 +193,11 @@ test('an operator’s day: a reader found, coins granted, an order refunded, a p
   await expect(opened).toHaveURL(/\/book\/read\/1\/2\?page=3&from=console$/);
   await expect(opened.locator('.reader-pages [data-page]').nth(2)).toBeAttached({ timeout: 60_000 });
   await expect.poll(() => pageAtTop(opened)).toBe(3);
-  await opened.waitForTimeout(500);
+  // The reported page itself, drawn (not its placeholder).
+  const third = opened.locator('.reader-pages [data-page="2"]');
+  await expect(third.getByTestId('page-wait')).toHaveCount(0, { timeout: 30_000 });
+  await expect(third.locator('.reader-page-img').first()).toBeVisible();
+  await opened.waitForTimeout(300);
   await opened.screenshot({
     path: new URL('./screenshots/walk-6-complaint-page.png', import.meta.url).pathname,
   });
