@@ -76,7 +76,7 @@ test('support handles a reported page from its link: 处理中, a note, 已处�
 
   // The page link opens the reader app at that chapter and page.
   const link = drawer.getByTestId('complaint-page-link');
-  await expect(link).toHaveAttribute('href', '/book/read/1/2?page=3');
+  await expect(link).toHaveAttribute('href', '/book/read/1/2?page=3&from=console');
   // Followed on the reader's phone: a desktop browser gets the reader app's PC page (its QR code) instead.
   const opened = await phone.newPage();
   await opened.goto((await link.getAttribute('href')) ?? '');

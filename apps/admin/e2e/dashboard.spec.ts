@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext } from '@playwright/test';
 import { apiData, expect, logIn, shot, test } from './fixtures.ts';
+import { sandboxPaidOrder } from './readers-kit.ts';
 import { port } from './server-env.ts';
 
 // The dashboard (数据概览): an owner signs in and lands on it; a reader pays a coin pack through the sandbox, and
@@ -16,46 +16,6 @@ interface Summary {
   payingReaders: number;
   newReaders: number;
   firstPayers: number;
-}
-
-/**
- * A new visitor comes through a promotion branch (its first visit marked, as the reader app does), registers, pays a
- * coin pack through the sandbox (支付宝 channel) and waits for the credit.
- */
-async function paidOrder(reader: APIRequestContext) {
-  expect((await reader.post('/api/user/user_from_mark')).ok()).toBe(true);
-  expect((await reader.post('/api/user/register')).ok()).toBe(true);
-  const recharge = await dataOf<{
-    payConfigs: { id: number; type: 'coin' | 'vip'; amountLevel: number }[];
-    subTypes: { subTypeCode: string; discount: number }[];
-  }>(await reader.get('/api/user/recharge?appType=wap_browser'));
-  const pack = recharge.payConfigs.find((c) => c.type === 'coin');
-  const sub = recharge.subTypes.find((s) => s.subTypeCode === 'alipay_wap');
-  if (!pack || !sub) throw new Error('the demo shop has a coin pack and the channel alipay_wap');
-  const amount = Math.floor((pack.amountLevel * Math.round(sub.discount * 10) + 50) / 100);
-  const query = new URLSearchParams({
-    rechargerAmount: String(amount),
-    payPurposeId: String(pack.id),
-    payChannel: 'alipay_wap',
-    payPurpose: 'coin',
-    appType: 'wap_browser',
-    vueReturnUrl: '/user',
-  });
-  const applied = await reader.get(`/h5/pay/apply?${query}`, { maxRedirects: 0 });
-  expect(applied.status(), await applied.text()).toBe(302);
-  const cashier = new URL(applied.headers().location ?? '').pathname;
-  const page = await (await reader.get(cashier)).text();
-  const orderNo = /data-order-no>([A-Z0-9]+)</.exec(page)?.[1];
-  if (!orderNo) throw new Error('the cashier shows no order number');
-  expect((await reader.post(`${cashier}/confirm`, { maxRedirects: 0 })).status()).toBe(302);
-  await expect
-    .poll(
-      async () =>
-        (await dataOf<{ orderNo: string } | null>(await reader.get('/api/pay/last_paid_order')))?.orderNo,
-      { timeout: 30_000 },
-    )
-    .toBe(orderNo);
-  return { orderNo, amount };
 }
 
 const yuan = (cents: number) => `¥${(cents / 100).toFixed(2)}`;
@@ -82,7 +42,8 @@ test('an owner lands on the dashboard, sees a sandbox payment counted today, and
     baseURL: `http://127.0.0.1:${port}`,
     extraHTTPHeaders: { 'x-trace-id': `e2e-dashboard-${Date.now()}`, 'x-branch-id': String(branch) },
   });
-  const { amount } = await paidOrder(reader);
+  // A new visitor comes through the branch (its first visit marked), registers and pays a coin pack.
+  const { amount } = await sandboxPaidOrder(reader, { firstVisit: true });
   // With the coins: a priced chapter of book 1 bought, and the book read.
   const detail = await dataOf<{
     book: { title: string };

@@ -1,6 +1,6 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, logIn, shot, test } from './fixtures.ts';
-import { port } from './server-env.ts';
+import { phoneReader, screenshotPhone } from './readers-kit.ts';
 
 // The console's packs and offers against the real server: an owner changes a pack's bonus and a reader's recharge
 // centre (a phone, in a second browser context) shows it; the owner turns the first-recharge offer on and a new
@@ -10,36 +10,6 @@ const PACK_ID = 4; // the demo's 10000阅币 pack (¥100, 送2000阅币); other 
 const HOUR = 3_600_000;
 /** An instant as the console types it: China time, 'YYYY-MM-DD HH:mm'. */
 const chinaText = (at: number) => new Date(at + 8 * HOUR).toISOString().slice(0, 16).replace('T', ' ');
-
-/** A new reader on a phone: the app registers them on their first visit; then the recharge centre. */
-async function phoneReader(browser: Browser) {
-  const context = await browser.newContext({
-    baseURL: `http://127.0.0.1:${port}`,
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-    // A phone's browser (a desktop one is shown the QR code page), as apps/web/playwright.config.ts.
-    userAgent:
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-  });
-  const page = await context.newPage();
-  await page.goto('/home');
-  await page.waitForFunction(() => {
-    const raw = localStorage.getItem('ym-user');
-    return raw !== null && JSON.parse(raw).state?.userInfo?.userId > 0;
-  });
-  await page.goto('/purchase');
-  await expect(page.locator('.pack').first()).toBeVisible();
-  return { context, page };
-}
-
-async function screenshotPhone(page: Page, name: string) {
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
-}
 
 async function editPack(page: Page, fields: Record<string, string>) {
   await page.getByRole('button', { name: '编辑 10000阅币' }).click();

@@ -1,58 +1,10 @@
-import type { APIRequestContext } from '@playwright/test';
 import { addOperator, apiData, expect, logIn, shot, test } from './fixtures.ts';
+import { sandboxPaidOrder } from './readers-kit.ts';
 import { port } from './server-env.ts';
 
 // Refunds, completed: a reader buys coins through the sandbox recharge flow (pay apply, the cashier's
 // confirm, the sandbox's signed notification), spends nothing, and finance refunds the whole order through the
 // sandbox taking the coins back: the reader's balance and the order's story change.
-
-const dataOf = async <T>(res: { json(): Promise<unknown> }) => ((await res.json()) as { data: T }).data;
-
-interface Recharge {
-  payConfigs: {
-    id: number;
-    type: 'coin' | 'vip';
-    amountLevel: number;
-    itemCount: number;
-    presentCount: number;
-    firstPayBonus?: number;
-  }[];
-  subTypes: { subTypeCode: string; discount: number }[];
-}
-
-/** A new reader pays a coin pack through the sandbox (支付宝 channel) and waits for the credit. */
-async function paidOrder(reader: APIRequestContext) {
-  expect((await reader.post('/api/user/register')).ok()).toBe(true);
-  const recharge = await dataOf<Recharge>(await reader.get('/api/user/recharge?appType=wap_browser'));
-  const pack = recharge.payConfigs.find((c) => c.type === 'coin');
-  const sub = recharge.subTypes.find((s) => s.subTypeCode === 'alipay_wap');
-  if (!pack || !sub) throw new Error('the demo shop has a coin pack and the channel alipay_wap');
-  const amount = Math.floor((pack.amountLevel * Math.round(sub.discount * 10) + 50) / 100);
-  const query = new URLSearchParams({
-    rechargerAmount: String(amount),
-    payPurposeId: String(pack.id),
-    payChannel: 'alipay_wap',
-    payPurpose: 'coin',
-    appType: 'wap_browser',
-    vueReturnUrl: '/user',
-  });
-  const applied = await reader.get(`/h5/pay/apply?${query}`, { maxRedirects: 0 });
-  expect(applied.status(), await applied.text()).toBe(302);
-  const cashier = new URL(applied.headers().location ?? '').pathname;
-  const page = await (await reader.get(cashier)).text();
-  const orderNo = /data-order-no>([A-Z0-9]+)</.exec(page)?.[1];
-  if (!orderNo) throw new Error('the cashier shows no order number');
-  expect((await reader.post(`${cashier}/confirm`, { maxRedirects: 0 })).status()).toBe(302);
-  await expect
-    .poll(
-      async () =>
-        (await dataOf<{ orderNo: string } | null>(await reader.get('/api/pay/last_paid_order')))?.orderNo,
-      { timeout: 30_000 },
-    )
-    .toBe(orderNo);
-  // A new reader's first paid order: the demo's first-recharge offer comes with it (and goes back with a refund).
-  return { orderNo, amount, coins: pack.itemCount + pack.presentCount + (pack.firstPayBonus ?? 0) };
-}
 
 test('finance refunds a sandbox order taking the coins back, and sees the balance and the story change', async ({
   page,
@@ -64,7 +16,7 @@ test('finance refunds a sandbox order taking the coins back, and sees the balanc
     if (msg.type() === 'error') errors.push(msg.text());
   });
   const reader = await playwright.request.newContext({ baseURL: `http://127.0.0.1:${port}` });
-  const paid = await paidOrder(reader);
+  const paid = await sandboxPaidOrder(reader);
   await reader.dispose();
 
   const finance = await addOperator(`finance-refunds-${Date.now()}`, 'finance');

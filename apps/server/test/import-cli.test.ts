@@ -81,6 +81,17 @@ describe.skipIf(dbKind === 'postgres')('npm run import', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  it('tells a wrong command line and a file it cannot read in Chinese', async () => {
+    const usage = await importCli(['--price', 'x', work], env());
+    expect(usage.code).toBe(2);
+    // The first line is the reason; the tool's usage follows it.
+    expect(usage.out.split('\n')[0]).toBe('import: --price 须为不小于 1 的整数，收到的是 "x"');
+    await writeFile(path.join(work, 'fake.cbz'), 'not an archive');
+    const fake = await importCli([path.join(work, 'fake.cbz'), '--dry-run'], env());
+    expect(fake.code).toBe(1);
+    expect(fake.out).toContain('fake.cbz: 不是完整的 zip 压缩包（可能未传完或已损坏）');
+  }, 60_000);
+
   it('imports a folder of chapter folders: natural page order, tall pages cut, all free, the book created', async () => {
     const plan = await importCli([path.join(work, '山海小记'), '--dry-run'], env());
     expect(plan.code, plan.out).toBe(0);

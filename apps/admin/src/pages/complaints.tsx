@@ -32,10 +32,20 @@ const STATES: Record<ComplaintState, { text: string; color: string }> = {
 /** A chapter taken down from a complaint waits for a publish time no one reaches (the catalogue hides it until then). */
 const TAKEN_DOWN_UNTIL = '2099-12-31T16:00:00.000Z';
 
+/**
+ * The reader app's address as the console opens it: marked `from=console`, so the operator's desktop browser is shown
+ * the page itself, not the reader app's PC page (its QR code).
+ */
+const fromConsole = (path: string) => {
+  const url = new URL(path, location.origin);
+  url.searchParams.set('from', 'console');
+  return `${url.pathname}${url.search}${url.hash}`;
+};
+
 /** The reported page in the reader app: the chapter, opened at the page (?page=N). */
 const pageHref = (c: Complaint) =>
   c.bookId && c.chapterNumber
-    ? `/book/read/${c.bookId}/${c.chapterNumber}${c.pageNumber ? `?page=${c.pageNumber}` : ''}`
+    ? fromConsole(`/book/read/${c.bookId}/${c.chapterNumber}${c.pageNumber ? `?page=${c.pageNumber}` : ''}`)
     : null;
 
 function PageLink({ complaint: c }: { complaint: Complaint }) {
@@ -44,7 +54,11 @@ function PageLink({ complaint: c }: { complaint: Complaint }) {
     if (!c.pageUrl) return <Typography.Text type="secondary">未指明页面</Typography.Text>;
     // A complaint from the general form names the page it came from: opened as it is, in the reader app.
     return (
-      <a href={c.pageUrl.startsWith('/') ? c.pageUrl : undefined} target="_blank" rel="noreferrer">
+      <a
+        href={c.pageUrl.startsWith('/') && !c.pageUrl.startsWith('//') ? fromConsole(c.pageUrl) : undefined}
+        target="_blank"
+        rel="noreferrer"
+      >
         读者来自的页面
       </a>
     );

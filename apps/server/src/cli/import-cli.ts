@@ -32,7 +32,7 @@ class UsageError extends Error {}
 function count(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > 1_000_000) {
-    throw new UsageError(`--${name} must be a whole number from ${min}, got "${raw}"`);
+    throw new UsageError(`--${name} 须为不小于 ${min} 的整数，收到的是 "${raw}"`);
   }
   return Number(raw);
 }
@@ -55,16 +55,17 @@ function parse(argv: string[]) {
         help: { type: 'boolean', short: 'h' },
       },
     });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+  } catch {
+    // Node's own words are English: the usage below says what is taken.
+    throw new UsageError('参数不对：请对照下面的用法');
   }
   const { values, positionals } = parsed;
   if (values.help) return undefined;
-  if (positionals.length !== 1) throw new UsageError('one PATH');
+  if (positionals.length !== 1) throw new UsageError('请给出一个要导入的路径 PATH');
   const freeChapters = count('free-chapters', values['free-chapters'] as string | undefined, 0);
   const price = count('price', values.price as string | undefined, 1);
   if (freeChapters !== undefined && price === undefined)
-    throw new UsageError('--free-chapters needs --price');
+    throw new UsageError('--free-chapters 须与 --price 一起给出');
   return {
     source: path.resolve(positionals[0] as string),
     options: {

@@ -14,7 +14,7 @@ import {
   userPath,
   WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
-import { clientType, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
+import { goesToPcPage, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
 import { PwaStatus } from '../pwa/pwa-status.tsx';
 import { ScreenPage } from './lazy-screen.tsx';
 import { preloadScreensWhenIdle } from './preload.ts';
@@ -99,7 +99,7 @@ function Screen({ route }: { route: ScreenRoute }) {
   );
 }
 
-/** PC browsers go to the PC page, chat-app browsers to the prompt page (spec section 1). */
+/** PC browsers go to the PC page (but a console's link), chat-app browsers to the prompt page (spec section 1). */
 function ClientGate() {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
@@ -114,7 +114,7 @@ function ClientGate() {
       const payingInWechat = isWechatBrowser() && WECHAT_PAY_PATHS.has(pathname);
       if (pathname !== openInBrowserPath() && !payingInWechat)
         navigate(openInBrowserPath(pathname + search), { replace: true });
-    } else if (clientType() === 'pc') {
+    } else if (goesToPcPage(search)) {
       if (pathname !== pcPath()) navigate(pcPath(), { replace: true });
     }
     void startApp();

@@ -1,7 +1,7 @@
 import { isAppShell } from '@yueman/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appType, isAndroidShell, isIosDesk } from './app-type.ts';
-import { clientType, isChatAppBrowser, isWechatBrowser } from './user-agent.ts';
+import { clientType, goesToPcPage, isChatAppBrowser, isWechatBrowser } from './user-agent.ts';
 
 const UA = {
   androidChrome:
@@ -34,6 +34,24 @@ describe('client type from the user agent', () => {
     expect(clientType(UA.qqIphone)).toBe('ios');
     expect(clientType(UA.desktop)).toBe('pc');
     expect(clientType('')).toBe('pc');
+  });
+});
+
+describe('the PC page redirect', () => {
+  it('sends a PC browser to the PC page, and a phone browser nowhere', () => {
+    expect(goesToPcPage('', UA.desktop)).toBe(true);
+    expect(goesToPcPage('?page=3', UA.desktop)).toBe(true);
+    expect(goesToPcPage('', UA.androidChrome)).toBe(false);
+    expect(goesToPcPage('?from=console', UA.iphoneSafari)).toBe(false);
+  });
+
+  it('lets a PC browser through to the page a console link opens (from=console), and for nothing else', () => {
+    expect(goesToPcPage('?page=3&from=console', UA.desktop)).toBe(false);
+    expect(goesToPcPage('?from=console', UA.desktop)).toBe(false);
+    expect(goesToPcPage('?from=consoles', UA.desktop)).toBe(true);
+    expect(goesToPcPage('?from=', UA.desktop)).toBe(true);
+    expect(goesToPcPage('?console=1', UA.desktop)).toBe(true);
+    expect(goesToPcPage('?page=3#from=console', UA.desktop)).toBe(true);
   });
 });
 

@@ -32,8 +32,8 @@ export const CampaignInput = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 40 }),
   bookId: AdminId,
   chapterIds: Nullable(Type.Array(AdminId, { minItems: 1, maxItems: 500 })),
-  // Null first: the server's validation coerces types, and would read null as branch 0 were the number tried first.
-  branchId: Type.Union([Type.Null(), BranchId]),
+  // null: every reader (Nullable keeps a null as null, and a branch 0 as 0, through the server's coercing validation).
+  branchId: Nullable(BranchId),
   discountPercent: Nullable(Type.Integer({ minimum: 1, maximum: 90 })),
   startsAt: Instant,
   endsAt: Instant,

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { BOOK_TEXT_LIMITS, clampText } from '@yueman/contract';
 import { preparePage, type StoredPage } from './import-pages.ts';
-import type { BookSource, ChapterSource, PageSource } from './import-source.ts';
+import {
+  type BookSource,
+  type ChapterSource,
+  type PageSource,
+  unreadableFileReason,
+} from './import-source.ts';
 import type { ImportOptions, ImportReport } from './importer.port.ts';
 
 export type { ImportOptions, ImportReport } from './importer.port.ts';
@@ -178,7 +183,7 @@ async function prepareChapter(chapter: ChapterSource, onPage: () => void) {
     try {
       bytes = await page.read();
     } catch (err) {
-      throw new ImportRefused(`${page.label}: 读取失败（${(err as Error).message}）`);
+      throw new ImportRefused(`${page.label}: 读取失败（${unreadableFileReason(err)}）`, { cause: err });
     }
     for (const part of await preparePage(bytes, page.label)) {
       pages.push(part);

@@ -14,6 +14,27 @@ import { withoutInvisible } from '../../shared/upload.ts';
 /** PATH is missing, unreadable, or none of the shapes an import reads: the message names it. */
 export class ImportSourceError extends Error {}
 
+/**
+ * Why a file, a folder or an archive could not be read, in the operator's words: Node's and the zip library's own
+ * messages are English and name nothing an operator can act on (the original stays as the error's `cause`).
+ */
+export function unreadableFileReason(err: unknown): string {
+  if (err instanceof ImportSourceError) return err.message;
+  const code = String((err as NodeJS.ErrnoException)?.code ?? '');
+  if (code === 'ENOENT') return '找不到这个文件或文件夹';
+  if (code === 'EACCES' || code === 'EPERM') return '没有读取权限';
+  if (code === 'ENOTDIR' || code === 'EISDIR') return '路径不对（文件和文件夹弄反了）';
+  if (code === 'EMFILE' || code === 'ENFILE') return '同时打开的文件太多，请稍后再试';
+  const text = String((err as Error)?.message ?? '').toLowerCase();
+  if (/encrypt/.test(text)) return '压缩包设置了密码：请去掉密码再导入';
+  if (/unsupported compression/.test(text)) return '压缩方式不支持：请用普通的 zip 压缩';
+  if (/end of central directory|central directory|not a zip|zip64|multi-disk/.test(text))
+    return '不是完整的 zip 压缩包（可能未传完或已损坏）';
+  if (code.startsWith('Z_') || /too (many|few) bytes|unexpected end|premature|truncat|invalid|crc/.test(text))
+    return '压缩包内容已损坏';
+  return '无法读取（文件已损坏或格式不支持）';
+}
+
 export interface PageSource {
   /** Where the page is, as an operator reads it in a message: `第3话.cbz › 012.jpg`. */
   label: string;
@@ -132,7 +153,8 @@ async function openArchive(file: string) {
   });
   const read = (entry: yauzl.Entry) =>
     new Promise<Buffer>((resolve, reject) => {
-      if (entry.uncompressedSize > MAX_PAGE_BYTES) return reject(new Error('larger than 64 MB'));
+      if (entry.uncompressedSize > MAX_PAGE_BYTES)
+        return reject(new ImportSourceError(`大于 ${MAX_PAGE_BYTES / 1024 / 1024} MB`));
       zip.openReadStream(entry, (err, stream) => {
         if (err || !stream) return reject(err);
         const chunks: Buffer[] = [];
@@ -301,6 +323,6 @@ export async function readBookSource(source: string): Promise<{ book: BookSource
   } catch (err) {
     close();
     if (err instanceof ImportSourceError) throw err;
-    throw new ImportSourceError(`${source}: ${(err as Error).message}`);
+    throw new ImportSourceError(`${source}: ${unreadableFileReason(err)}`, { cause: err });
   }
 }
