@@ -230,3 +230,267 @@ export async function purchaseRequestForPgbench(): Promise<{
   });
   return { statements, names: sent.map((q) => q.name), variables };
 }
+
+// ------------------------------------------------------------------------------ unlocks: wait-for-free and tickets
+
+/** One measured side's unlock books: the wait-for-free books (their chapter ids) and the ticket book's chapters. */
+export interface UnlockSide {
+  name: string;
+  /** Wait-for-free books, consecutive ids; each has `waitChapters` priced chapters, consecutive ids, none early. */
+  waitBookIds: number[];
+  /** The first chapter of each wait-for-free book, in book order: request (reader r, book b) unlocks waitChapterIds[b]. */
+  waitChapterIds: number[];
+  ticketBookId: number;
+  /** The ticket book's chapters, consecutive ids: a reader's j-th ticket unlock takes ticketChapterIds[j]. */
+  ticketChapterIds: number[];
+}
+
+/** The wait-for-free rule of the bench's books: a day's wait, the default 72-hour rental, no early access. */
+export const WAIT_RULE = { waitMinutes: 24 * 60, rentalHours: 72 };
+/** The bench's tickets: a 72-hour rental, kind `read`, scoped to the side's ticket book, a month to expiry. */
+export const TICKET_RENTAL_HOURS = 72;
+
+const consecutive = (ids: number[], what: string) => {
+  for (let i = 1; i < ids.length; i++) {
+    if (ids[i] !== (ids[0] ?? 0) + i)
+      throw new Error(`${what}: ids are not consecutive (pgbench computes them)`);
+  }
+};
+
+/**
+ * Per side: `waitBooks` wait-for-free books of `waitChapters` chapters (a reader unlocks one chapter of each, the
+ * wait restarting per book, so readers × waitBooks wait-free unlocks are possible), and one ticket book of
+ * `ticketChapters` chapters, every reader of `userIds` holding `ticketsPerReader` tickets scoped to it (granted as
+ * an operator's grant makes them: one reading_tickets row each, source `grant`).
+ */
+export async function seedUnlockBench(
+  target: DatabaseTarget,
+  opts: {
+    sides: string[];
+    firstUserId: number;
+    lastUserId: number;
+    waitBooks: number;
+    waitChapters: number;
+    ticketChapters: number;
+    ticketsPerReader: number;
+  },
+): Promise<UnlockSide[]> {
+  const { db, close } = await openDatabase(target);
+  try {
+    const [category] = await db.insert(categories).values({ name: '压测解锁' }).returning();
+    const makeBook = async (title: string, chapterCount: number) => {
+      const [book] = await db
+        .insert(books)
+        .values({
+          title,
+          author: '压测',
+          cover: 'covers/bench-v.png',
+          horiCover: 'covers/bench-h.png',
+          categoryId: category?.id ?? 0,
+          publishStatus: 'serialize',
+          vipFree: false,
+          chapterCount,
+        })
+        .returning({ id: books.id });
+      const bookId = book?.id ?? 0;
+      const made = await inBatches(
+        chapterCount,
+        (i) => ({ bookId, number: i + 1, title: `第${i + 1}话`, cover: 'chapters/bench.png', price: PRICE }),
+        (rows) => db.insert(chapters).values(rows).returning({ id: chapters.id }),
+      );
+      await db.execute(sql`
+        insert into book_unlock_rules (book_id, wait_minutes, rental_hours)
+        values (${bookId}::int, ${WAIT_RULE.waitMinutes}::int, ${WAIT_RULE.rentalHours}::int)`);
+      return { bookId, chapterIds: made.map((r) => r.id) };
+    };
+    const sides: UnlockSide[] = [];
+    for (const name of opts.sides) {
+      const wait = [];
+      for (let b = 0; b < opts.waitBooks; b++) {
+        wait.push(await makeBook(`压测等免 ${name} ${b + 1}`, opts.waitChapters));
+      }
+      const allWaitChapters = wait.flatMap((w) => w.chapterIds);
+      consecutive(
+        wait.map((w) => w.bookId),
+        'wait-for-free books',
+      );
+      consecutive(allWaitChapters, 'wait-for-free chapters');
+      const ticket = await makeBook(`压测阅读券 ${name}`, opts.ticketChapters);
+      consecutive(ticket.chapterIds, 'ticket chapters');
+      await db.execute(sql`
+        insert into reading_tickets (grant_id, user_id, kind, rental_hours, scope_book_ids, source, reason, expires_at)
+        select 'tickets:' || u.id || ':bench-' || ${name}::text || ':' || n, u.id, 'read', ${TICKET_RENTAL_HOURS}::int,
+               array[${ticket.bookId}::int], 'grant', '压测', now() + interval '30 days'
+        from users u cross join generate_series(1, ${opts.ticketsPerReader}::int) n
+        where u.id between ${opts.firstUserId}::int and ${opts.lastUserId}::int`);
+      sides.push({
+        name,
+        waitBookIds: wait.map((w) => w.bookId),
+        waitChapterIds: wait.map((w) => w.chapterIds[0] ?? 0),
+        ticketBookId: ticket.bookId,
+        ticketChapterIds: ticket.chapterIds,
+      });
+    }
+    return sides;
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * What the unlocks of one side did: its stored unlocks by source, its spent tickets, and the checks that each is
+ * whole (every ticket unlock has its ticket spent on that very chapter by that reader; every wait-free unlock has
+ * its reader's wait clock for the book restarted).
+ */
+export async function unlockTotals(target: DatabaseTarget, side: UnlockSide) {
+  const { db, close } = await openDatabase(target);
+  try {
+    const bookIds = [...side.waitBookIds, side.ticketBookId];
+    const [row] = rowsOf<{
+      wait_free: number;
+      ticket: number;
+      spent: number;
+      ticket_mismatch: number;
+      clocks: number;
+    }>(
+      await db.execute(sql`
+        select (select count(*) from chapter_unlocks u join chapters c on c.id = u.chapter_id
+                where c.book_id = any(${`{${bookIds.join(',')}}`}::int[]) and u.source = 'wait_free')::int as wait_free,
+               (select count(*) from chapter_unlocks u join chapters c on c.id = u.chapter_id
+                where c.book_id = ${side.ticketBookId}::int and u.source = 'ticket')::int as ticket,
+               (select count(*) from reading_tickets t
+                where t.scope_book_ids = array[${side.ticketBookId}::int] and t.spent_at is not null)::int as spent,
+               (select count(*) from chapter_unlocks u join chapters c on c.id = u.chapter_id
+                left join reading_tickets t on t.id = u.ticket_id
+                where c.book_id = ${side.ticketBookId}::int and u.source = 'ticket'
+                  and (t.id is null or t.spent_chapter_id is distinct from u.chapter_id
+                       or t.user_id <> u.user_id))::int as ticket_mismatch,
+               (select count(*) from unlock_wait_clocks w
+                where w.book_id = any(${`{${side.waitBookIds.join(',')}}`}::int[]) and w.ready_at > now())::int as clocks`),
+    );
+    if (!row) throw new Error('no unlock totals');
+    return {
+      waitFree: row.wait_free,
+      ticket: row.ticket,
+      ticketsSpent: row.spent,
+      ticketMismatch: row.ticket_mismatch,
+      waitClocks: row.clocks,
+    };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * The SQL the server sends PostgreSQL for one unlock by `by` ('wait_free' or 'ticket'), in order, captured from the
+ * real code as purchaseRequestForPgbench does: the session lookup, then the unlocks repository's transaction (begin,
+ * the reader's advisory lock, the chapter and its rules, what the reader holds, the wait clock or the ticket, the
+ * stored unlock, the clock's restart or the ticket's spend, commit). The fake client answers what an unlock finds.
+ * A value the server took from an earlier answer is carried in pgbench as the server carries it: that statement
+ * ends in `\gset` and the later ones read its column (`:ch_wait_minutes`, `:tk_id`, ...). Variables: :u the reader
+ * (and its session's token hash), :c the chapter, :b the book, :now the time. The unlock's id (a text parameter,
+ * `unlock:{u}:{c}`) becomes `('unlock:' || :u || ':' || :c)`, a null parameter the literal null, the source (a
+ * constant parameter) the variable :source given in `variables`.
+ */
+export async function unlockRequestForPgbench(by: 'wait_free' | 'ticket'): Promise<{
+  statements: string[];
+  variables: Record<string, string>;
+}> {
+  const { createUnlocksRepository, unlockId } = await import(
+    '../apps/server/src/modules/wallet/unlocks.repository.ts'
+  );
+  const marks = {
+    userId: 1_000_000_001,
+    chapterId: 1_000_000_002,
+    bookId: 1_000_000_004,
+    price: 1_000_000_005,
+    waitMinutes: 1_000_000_006,
+    rentalHours: 1_000_000_007,
+    newReaderExtra: 1_000_000_008,
+    ticketId: 1_000_000_009,
+    ticketRental: 1_000_000_010,
+  };
+  const token = 'pgbench-capture-token';
+  const now = new Date();
+  const sent: { text: string; params: unknown[]; gset?: string }[] = [];
+  const client = {
+    async query(config: string | { text: string; name?: string }, params: unknown[] = []) {
+      const query = typeof config === 'string' ? { text: config } : config;
+      const entry: { text: string; params: unknown[]; gset?: string } = { text: query.text, params };
+      sent.push(entry);
+      const text = query.text;
+      if (/as new_reader_extra/.test(text)) {
+        entry.gset = 'ch_';
+        return {
+          rows: [
+            {
+              chapter_id: marks.chapterId,
+              book_id: marks.bookId,
+              price: marks.price,
+              early: false,
+              wait_minutes: marks.waitMinutes,
+              rental_hours: marks.rentalHours,
+              new_reader_extra: marks.newReaderExtra,
+            },
+          ],
+          fields: [],
+        };
+      }
+      if (/as ready/.test(text)) return { rows: [{ ready: true }], fields: [] };
+      if (/from reading_tickets/.test(text) && /for update/.test(text)) {
+        entry.gset = 'tk_';
+        return { rows: [{ id: marks.ticketId, rental_hours: marks.ticketRental }], fields: [] };
+      }
+      if (/update reading_tickets/.test(text)) return { rows: [{ id: marks.ticketId }], fields: [] };
+      if (/insert into chapter_unlocks/.test(text))
+        return { rows: [{ ends_at: now.toISOString() }], fields: [] };
+      return { rows: [], fields: [] };
+    },
+  };
+  const db = drizzlePg({ client: client as never, schema, casing: 'snake_case' }) as unknown as Database;
+  await resolveSession(createUsersRepository(db), token, now);
+  const done = await createUnlocksRepository(db).unlock({
+    userId: marks.userId,
+    bookId: marks.bookId,
+    chapterId: marks.chapterId,
+    by,
+  });
+  if (done.outcome !== 'unlocked' || done.source !== by)
+    throw new Error(`the captured ${by} unlock did not unlock`);
+
+  const byValue = new Map<unknown, string>([
+    [hashToken(token), ':u'],
+    [now.toISOString(), ':now'],
+    [marks.userId, ':u'],
+    [marks.chapterId, ':c'],
+    [marks.bookId, ':b'],
+    [unlockId(marks.userId, marks.chapterId), `('unlock:' || :u || ':' || :c)`],
+    [marks.price, ':ch_price'],
+    [marks.waitMinutes, ':ch_wait_minutes'],
+    [marks.rentalHours, ':ch_rental_hours'],
+    [marks.newReaderExtra, ':ch_new_reader_extra'],
+    [false, ':ch_early'],
+    [marks.ticketId, ':tk_id'],
+    [marks.ticketRental, ':tk_rental_hours'],
+    [null, 'null'],
+    // The unlock's source, a constant the code passes as a parameter: a pgbench variable given with -D.
+    [by, ':source'],
+  ]);
+  const statements = sent.map(({ text: sqlText, params, gset }) => {
+    let text = sqlText;
+    for (let i = params.length; i >= 1; i--) {
+      const value = params[i - 1] instanceof Date ? (params[i - 1] as Date).toISOString() : params[i - 1];
+      const replacement = byValue.get(value);
+      if (replacement === undefined)
+        throw new Error(`unexpected parameter $${i} = ${String(value)} in ${sqlText}`);
+      text = text.replaceAll(`$${i}`, replacement);
+    }
+    const literals = sqlText.match(/'[^']*'/g) ?? [];
+    if (literals.some((literal) => /:[A-Za-z_]/.test(literal))) {
+      throw new Error('a string literal with a colon that pgbench would take for a variable');
+    }
+    // pgbench ends a command at its semicolon, or at \gset (which keeps the answer's columns as variables).
+    return gset ? `${text.trim()} \\gset ${gset}` : `${text.trim()};`;
+  });
+  return { statements, variables: { source: by } };
+}

@@ -206,6 +206,9 @@ export default function CampaignsPage() {
         open={editing !== undefined}
         form={form}
         width={640}
+        // The window's values stay dayjs (instantOf reads them as China wall-clock times): ProForm's default
+        // turns dates into strings before onFinish, and the save then threw before sending anything.
+        dateFormatter={false}
         initialValues={
           current
             ? {

@@ -39,7 +39,11 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     q: Parameters<typeof ctx.ports.operators.audit>[0],
     entry: Parameters<typeof ctx.ports.operators.audit>[1],
   ) => ctx.ports.operators.audit(q, entry);
-  await unlockRulesConsoleRoutes(app, { repo: createUnlockRulesConsoleRepository(ctx.db), audit });
+  await unlockRulesConsoleRoutes(app, {
+    repo: createUnlockRulesConsoleRepository(ctx.db),
+    audit,
+    changed: () => ctx.catalogueChanged(),
+  });
   await ticketsConsoleRoutes(app, { repo: createTicketsConsoleRepository(ctx.db), audit });
   // The console's campaigns (限免与折扣): owners and editors.
   await campaignsConsoleRoutes(app, {

@@ -14,6 +14,8 @@ import type {
 export interface UnlockRulesConsoleDeps {
   repo: UnlockRulesConsoleRepository;
   audit(q: Queryable, entry: AuditEntry): Promise<unknown>;
+  /** The book's detail (a kept static answer) says its wait-for-free: a save makes the kept answers stale. */
+  changed?: () => void;
 }
 
 type Actor = { operatorId: number; actor: string };
@@ -82,7 +84,7 @@ export async function setBookUnlockRules(
     earlyAccessChapters,
     bundlePercent,
   };
-  return deps.repo.transaction(async (tx) => {
+  const saved = await deps.repo.transaction(async (tx) => {
     const book = await deps.repo.book(input.id, tx, true);
     if (!book) throw bookNotFound();
     const before = rulesOf(input.id, book.chapterCount, await deps.repo.rules(input.id, tx));
@@ -96,4 +98,6 @@ export async function setBookUnlockRules(
     });
     return after;
   });
+  deps.changed?.();
+  return saved;
 }

@@ -147,6 +147,22 @@ describeDb('the console’s unlock rules and reading tickets', () => {
       expect((await unlock(3)).json()).toMatchObject({ code: 999, msg: '本书暂未开启等就免费' });
     });
 
+    it('a save shows at once in the book’s detail, an answer the server keeps for every reader', async () => {
+      const { bookId } = await newBook(t.db, { prices: [0, 10, 10] });
+      const detail = async () => {
+        const res = await t.app.inject({ method: 'GET', url: `/api/book/detail/${bookId}` });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data.waitFree;
+      };
+      // Asked twice: the second answer is the kept one.
+      expect(await detail()).toBeNull();
+      expect(await detail()).toBeNull();
+      expect((await setRules('editor', bookId, wait1Early2)).statusCode).toBe(200);
+      expect(await detail()).toMatchObject({ waitMinutes: 1 });
+      expect((await setRules('owner', bookId, { ...wait1Early2, waitFree: null })).statusCode).toBe(200);
+      expect(await detail()).toBeNull();
+    });
+
     it('refuses values out of bounds with a Chinese 400 naming the field, and an unknown book with 404; nothing changes', async () => {
       const { bookId } = await newBook(t.db, { prices: [0, 10] });
       expect((await setRules('editor', bookId, wait1Early2)).statusCode).toBe(200);
