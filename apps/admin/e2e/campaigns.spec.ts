@@ -20,7 +20,8 @@ test('an editor makes a book free for an hour, a reader reads a priced chapter, 
   // A demo book with a priced chapter the new reader (no coins, not VIP) cannot read.
   let bookId = 0;
   let chapter = { number: 0, chapterId: 0, price: 0 };
-  for (let id = 1; id <= 20 && !bookId; id++) {
+  // From the last demo book down: other console specs read and buy the first books on the same server.
+  for (let id = 20; id >= 1 && !bookId; id--) {
     const list = await (await reader.post(`/api/book/chapter/list?bookId=${id}`)).json();
     const priced = (list.data ?? []).find((c: { price: number }) => c.price > 0);
     if (list.result && priced) {
