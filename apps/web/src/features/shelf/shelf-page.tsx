@@ -46,8 +46,9 @@ export function followLine(meta: FollowMeta | undefined, lastReadNumber: number 
   if (!meta || meta.latestChapter === 0) return undefined;
   const unread =
     meta.unread ?? (lastReadNumber === undefined ? null : Math.max(0, meta.latestChapter - lastReadNumber));
-  const tail = unread === null ? '还未开始阅读' : unread === 0 ? '已读到最新' : `${unread}话未读`;
-  return `更新至第${meta.latestChapter}话 · ${tail}`;
+  // Not started: the line below already says 还未开始阅读.
+  if (unread === null) return `更新至第${meta.latestChapter}话`;
+  return `更新至第${meta.latestChapter}话 · ${unread === 0 ? '已读到最新' : `${unread}话未读`}`;
 }
 
 const PILE_UP_TEXT: Record<PileUp, string> = {
