@@ -46,7 +46,22 @@ export const useShelfStore = create<ShelfState>()(
       favourites: [],
       follows: {},
       history: [],
-      applyAccount: (list) =>
+      applyAccount: (list) => {
+        // Nothing to change (the usual start): nothing written, so the stored shelf is left as it is.
+        const { favourites, follows } = get();
+        if (
+          list.length === favourites.length &&
+          list.every(
+            (f, i) =>
+              favourites[i]?.bookId === f.bookId &&
+              follows[f.bookId]?.synced &&
+              follows[f.bookId]?.seenChapter === f.seenChapter &&
+              follows[f.bookId]?.latestChapter === f.latestChapter &&
+              follows[f.bookId]?.unread === f.unread &&
+              follows[f.bookId]?.pileUp === f.pileUp,
+          )
+        )
+          return;
         set({
           favourites: list.map((f) => f.book),
           follows: Object.fromEntries(
@@ -61,7 +76,8 @@ export const useShelfStore = create<ShelfState>()(
               },
             ]),
           ),
-        }),
+        });
+      },
       setFollowMeta: (bookId, meta) =>
         set((s) => {
           const was: FollowMeta = s.follows[bookId] ?? {
