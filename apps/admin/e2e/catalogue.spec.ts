@@ -1,4 +1,4 @@
-import { apiData, expect, logIn, test } from './fixtures.ts';
+import { apiData, expect, logIn, shot, test } from './fixtures.ts';
 
 interface BookRow {
   id: number;
@@ -58,4 +58,33 @@ test("a chapter's new price reaches the reader's catalogue", async ({ page, oper
   await expect(page.getByText('已保存', { exact: true })).toBeVisible();
   const after = await apiData<{ description: string; vipFree: boolean }>(page, `/api/admin/books/${book.id}`);
   expect(after).toMatchObject({ description: `${before.description}（修订）`, vipFree: !before.vipFree });
+});
+
+test('an operator sets the weekdays a book releases on; the readers’ calendar shows it', async ({
+  page,
+  operators,
+}) => {
+  await logIn(page, operators.owner);
+  const { list } = await apiData<{ list: (BookRow & { publishStatus: string })[] }>(
+    page,
+    '/api/admin/books?page=1&size=50&status=serialize',
+  );
+  const book = list[0];
+  if (!book) throw new Error('no serialized book');
+  await page.goto(`/admin/books/${book.id}`);
+  for (const name of ['周二', '周五']) await page.getByRole('checkbox', { name }).check();
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('已保存', { exact: true })).toBeVisible();
+  expect((await apiData<{ releaseDays: number[] }>(page, `/api/admin/books/${book.id}`)).releaseDays).toEqual(
+    [2, 5],
+  );
+  await shot(page, 'book-release-days');
+  // The readers' calendar (the same server, as a reader's browser asks) lists it on every Tuesday and Friday.
+  const calendar = await page.evaluate(async () => {
+    const res = await fetch('/api/book/calendar');
+    return ((await res.json()) as { data: { weekday: number; books: { book: { bookId: number } }[] }[] })
+      .data;
+  });
+  for (const day of calendar)
+    expect(day.books.some((b) => b.book.bookId === book.id)).toBe([2, 5].includes(day.weekday));
 });

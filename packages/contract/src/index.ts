@@ -1,5 +1,6 @@
 export * from './catalog.ts';
 export * from './envelope.ts';
+export * from './follows.ts';
 export * from './gateway.ts';
 export * from './payments.ts';
 export * from './reading.ts';

@@ -41,4 +41,8 @@ export const routePaths = {
   readingProgress: { method: 'GET', url: '/api/user/reading_progress', base: 'dynamic' },
   handoff: { method: 'POST', url: '/api/user/handoff', base: 'dynamic' },
   redeemHandoff: { method: 'POST', url: '/api/user/handoff/redeem', base: 'dynamic' },
+  // Past the spec: following a series (追更) and the release calendar (更新日历).
+  follows: { method: 'GET', url: '/api/user/follows', base: 'dynamic' },
+  saveFollows: { method: 'POST', url: '/api/user/follows', base: 'dynamic' },
+  releaseCalendar: { method: 'GET', url: '/api/book/calendar', base: 'dynamic' },
 } as const;

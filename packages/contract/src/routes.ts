@@ -21,6 +21,7 @@ import {
   ShowcaseParams,
   SuggestQuery,
 } from './catalog.ts';
+import { FollowList, ReleaseCalendar, SaveFollowsBody } from './follows.ts';
 import {
   LastPaidOrder,
   PayApplyApp,
@@ -372,6 +373,28 @@ export const routes = {
     querystring: ProgressQuery,
     session: 'required',
     data: ProgressList,
+  }),
+  follows: route({
+    ...routePaths.follows,
+    tag: 'account',
+    summary: '追更：关注的书、看到的最新话、攒更设置与未读话数',
+    session: 'required',
+    data: FollowList,
+  }),
+  saveFollows: route({
+    ...routePaths.saveFollows,
+    tag: 'account',
+    summary: '追更或取消、已看到的最新话、攒更（按顺序；不存在或未上架的书跳过）',
+    body: SaveFollowsBody,
+    session: 'required',
+    refusals: [429],
+    data: FollowList,
+  }),
+  releaseCalendar: route({
+    ...routePaths.releaseCalendar,
+    tag: 'catalogue',
+    summary: '更新日历：今天起七天（北京时间），每天更新的书',
+    data: ReleaseCalendar,
   }),
   handoff: route({
     ...routePaths.handoff,

@@ -12,7 +12,11 @@ export const BOOK_FIELD_NAMES = {
   status: '状态',
   vipFree: 'VIP免费',
   published: '上架',
+  releaseDays: '更新日',
 } as const;
+
+/** ISO weekdays (1 Monday … 7 Sunday) as the console names them. */
+export const WEEKDAY_NAMES = ['周一', '周二', '周三', '周四', '周五', '周六', '周日'] as const;
 export type EditedField = keyof typeof BOOK_FIELD_NAMES;
 
 export interface ConflictRow {
@@ -38,6 +42,10 @@ export function conflictRows(
     if (field === 'categoryId') return categoryName(value as number);
     if (field === 'status') return STATUS_NAMES[value as Book['status']] ?? String(value);
     if (field === 'published') return value ? '上架' : '下架';
+    if (field === 'releaseDays')
+      return (value as number[]).length
+        ? (value as number[]).map((d) => WEEKDAY_NAMES[d - 1]).join('、')
+        : '（空）';
     if (typeof value === 'boolean') return value ? '是' : '否';
     if (Array.isArray(value)) return value.length ? value.join('、') : '（空）';
     return String(value);

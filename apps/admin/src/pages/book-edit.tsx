@@ -4,6 +4,7 @@ import {
   PageContainer,
   ProCard,
   ProForm,
+  ProFormCheckbox,
   ProFormDateTimePicker,
   ProFormDigit,
   ProFormRadio,
@@ -39,12 +40,20 @@ import { chinaPickerValue, dateTime, inChinaTime, instantOfPicker } from '../for
 import { STATUS_NAMES } from '../names.ts';
 import { CATALOGUE_WRITERS, useCan } from '../session.tsx';
 import { UnlockRulesCard } from '../unlock-rules-card.tsx';
-import { ConflictNotice, type ConflictRow, conflictRows } from './book-conflict.tsx';
+import { ConflictNotice, type ConflictRow, conflictRows, WEEKDAY_NAMES } from './book-conflict.tsx';
 import { BatchPricing } from './book-pricing.tsx';
 
 type BookFields = Pick<
   Book,
-  'title' | 'author' | 'description' | 'aliases' | 'categoryId' | 'status' | 'vipFree' | 'published'
+  | 'title'
+  | 'author'
+  | 'description'
+  | 'aliases'
+  | 'categoryId'
+  | 'status'
+  | 'vipFree'
+  | 'published'
+  | 'releaseDays'
 >;
 const BOOK_FIELDS: (keyof BookFields)[] = [
   'title',
@@ -55,6 +64,7 @@ const BOOK_FIELDS: (keyof BookFields)[] = [
   'status',
   'vipFree',
   'published',
+  'releaseDays',
 ];
 
 interface ChapterFields {
@@ -360,6 +370,13 @@ export default function BookEditPage() {
                 name="published"
                 label="上架"
                 fieldProps={{ checkedChildren: '上架', unCheckedChildren: '下架' }}
+              />
+              <ProFormCheckbox.Group
+                name="releaseDays"
+                label="更新日"
+                tooltip="连载中的书在读者“更新日历”里的这几天出现（北京时间）；定时发布的章节另在其发布当天出现"
+                options={WEEKDAY_NAMES.map((label, i) => ({ label, value: i + 1 }))}
+                normalize={(days: number[] | undefined) => [...(days ?? [])].sort((a, b) => a - b)}
               />
             </ProForm>
           </ProCard>

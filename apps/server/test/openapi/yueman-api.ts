@@ -193,6 +193,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 追更：关注的书、看到的最新话、攒更设置与未读话数 */
+        get: operations["follows"];
+        put?: never;
+        /** 追更或取消、已看到的最新话、攒更（按顺序；不存在或未上架的书跳过） */
+        post: operations["saveFollows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/handoff": {
         parameters: {
             query?: never;
@@ -784,6 +802,23 @@ export interface paths {
         };
         /** 阅读章节 */
         get: operations["readChapter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/book/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 更新日历：今天起七天（北京时间），每天更新的书 */
+        get: operations["releaseCalendar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2635,6 +2670,190 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+            /** @description 操作过于频繁：Retry-After 指出几秒后再试 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal429"];
+                };
+            };
+        };
+    };
+    follows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            bookId: number;
+                            followedAt: number;
+                            seenChapter: number;
+                            pileUp: 0 | 3 | 5 | 10;
+                            latestChapter: number;
+                            unread: number | null;
+                            book: {
+                                bookId: number;
+                                title: string;
+                                author: string;
+                                cover: string;
+                                horiCover: string;
+                                abstractContent: string;
+                                categoryName: string;
+                                recommend: number;
+                                readCount: number;
+                                /** @description 'finish' 完结, 'serialize' 连载 */
+                                publishStatus: string;
+                                chapterCount: number;
+                                vipFree: boolean;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
+    saveFollows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    bookId: number;
+                    followed: boolean;
+                    seenChapter?: number;
+                    pileUp?: 0 | 3 | 5 | 10;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            bookId: number;
+                            followedAt: number;
+                            seenChapter: number;
+                            pileUp: 0 | 3 | 5 | 10;
+                            latestChapter: number;
+                            unread: number | null;
+                            book: {
+                                bookId: number;
+                                title: string;
+                                author: string;
+                                cover: string;
+                                horiCover: string;
+                                abstractContent: string;
+                                categoryName: string;
+                                recommend: number;
+                                readCount: number;
+                                /** @description 'finish' 完结, 'serialize' 连载 */
+                                publishStatus: string;
+                                chapterCount: number;
+                                vipFree: boolean;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
                 };
             };
             /** @description 请求体或上传的文件过大 */
@@ -6049,6 +6268,74 @@ export interface operations {
             };
         };
     };
+    releaseCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            date: string;
+                            weekday: number;
+                            books: {
+                                book: {
+                                    bookId: number;
+                                    title: string;
+                                    author: string;
+                                    cover: string;
+                                    horiCover: string;
+                                    abstractContent: string;
+                                    categoryName: string;
+                                    recommend: number;
+                                    readCount: number;
+                                    /** @description 'finish' 完结, 'serialize' 连载 */
+                                    publishStatus: string;
+                                    chapterCount: number;
+                                    vipFree: boolean;
+                                };
+                                chapters: {
+                                    number: number;
+                                    title: string;
+                                    publishAt: number;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
     initSearch: {
         parameters: {
             query?: never;
@@ -6385,6 +6672,7 @@ export interface operations {
                             status: "finish" | "serialize";
                             vipFree: boolean;
                             published: boolean;
+                            releaseDays: number[];
                             cover: string;
                             chapterCount: number;
                             readCount: number;
@@ -6456,6 +6744,7 @@ export interface operations {
                     status?: "finish" | "serialize";
                     vipFree?: boolean;
                     published?: boolean;
+                    releaseDays?: number[];
                 };
             };
         };
@@ -6480,6 +6769,7 @@ export interface operations {
                             status: "finish" | "serialize";
                             vipFree: boolean;
                             published: boolean;
+                            releaseDays: number[];
                             cover: string;
                             chapterCount: number;
                             readCount: number;
@@ -6682,6 +6972,7 @@ export interface operations {
                             status: "finish" | "serialize";
                             vipFree: boolean;
                             published: boolean;
+                            releaseDays: number[];
                             cover: string;
                             chapterCount: number;
                             readCount: number;
@@ -7246,6 +7537,7 @@ export interface operations {
                                 status: "finish" | "serialize";
                                 vipFree: boolean;
                                 published: boolean;
+                                releaseDays: number[];
                                 cover: string;
                                 chapterCount: number;
                                 readCount: number;

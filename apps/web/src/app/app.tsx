@@ -1,4 +1,4 @@
-import { TabBar } from 'antd-mobile';
+import { Badge, TabBar } from 'antd-mobile';
 import { type KeyboardEvent, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
@@ -14,6 +14,7 @@ import {
   userPath,
   WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
+import { hasNewChapters, useShelfStore } from '../lib/shelf-store.ts';
 import { goesToPcPage, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
 import { PwaStatus } from '../pwa/pwa-status.tsx';
 import { ScreenPage } from './lazy-screen.tsx';
@@ -38,6 +39,8 @@ function Tabs() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
+  // A followed book has a chapter out since the shelf was last looked at: a red dot on the shelf tab.
+  const shelfDot = useShelfStore(hasNewChapters);
   useLayoutEffect(() => {
     for (const item of ref.current?.querySelectorAll('.adm-tab-bar-item') ?? [])
       item.setAttribute('role', 'tab');
@@ -56,8 +59,9 @@ function Tabs() {
             key={t.key}
             title={t.title}
             tabIndex={0}
-            aria-label={t.title}
+            aria-label={t.key === shelfPath() && shelfDot ? `${t.title}，有更新` : t.title}
             aria-selected={t.key === pathname}
+            badge={t.key === shelfPath() && shelfDot ? Badge.dot : undefined}
             icon={<span className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
           />
         ))}

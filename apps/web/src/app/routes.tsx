@@ -61,6 +61,7 @@ const Bind = lazyScreen(() => import('../features/account/bind-page.tsx'));
 const Password = lazyScreen(() => import('../features/account/password-page.tsx'));
 const FindAccount = lazyScreen(() => import('../features/account/find-account-page.tsx'));
 const Records = lazyScreen(() => import('../features/account/records-page.tsx'));
+const Calendar = lazyScreen(() => import('../features/calendar/calendar-page.tsx'));
 const Tickets = lazyScreen(() => import('../features/account/tickets-page.tsx'));
 
 /** The tab screens and the book detail, whose code loads when the first screen is idle (app.tsx). */
@@ -97,6 +98,7 @@ export const screens: ScreenRoute[] = [
   },
   { path: '/shelf', screen: Shelf, skeleton: ShelfSkeleton, transition: 'none', position: 1, tabBar: true },
   { path: '/user', screen: User, skeleton: UserSkeleton, transition: 'none', position: 1, tabBar: true },
+  { path: '/calendar', screen: Calendar, skeleton: PlainSkeleton, transition: 'horizontal', position: 2 },
   { path: '/search', screen: Search, skeleton: SearchSkeleton, transition: 'vertical', position: 2 },
   { path: '/book/:id', screen: BookDetail, skeleton: BookSkeleton, transition: 'horizontal', position: 3 },
   {

@@ -1,6 +1,7 @@
 import { isTraceId } from '@yueman/contract';
 import { ensureUser } from '../lib/api/user-info.ts';
 import { call, data, dynamicCallsWaitFor, routes } from '../lib/api-client.ts';
+import { pullFollows } from '../lib/follow-sync.ts';
 import { pullPositions } from '../lib/progress-sync.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
@@ -45,5 +46,7 @@ export async function startApp() {
     loadCommonInfo().catch((err) => console.error('common info failed', err)),
     // Where this account stopped reading on other devices (a login, a hand-off): resumes there.
     pullPositions().catch((err) => console.error('reading positions failed', err)),
+    // The account's follows (追更) and their newest chapters: the shelf tab's dot.
+    pullFollows().catch((err) => console.error('follows failed', err)),
   ]);
 }

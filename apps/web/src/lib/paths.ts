@@ -27,6 +27,9 @@ export const moreListPath = (list: MoreList) => `/home/${list}`;
 export const shelfPath = (tab: 'favourites' | 'history' = 'favourites') =>
   tab === 'history' ? withQuery('/shelf', { active: 'history' }) : '/shelf';
 
+/** The release calendar (更新日历): the week's books by China day. */
+export const calendarPath = () => '/calendar';
+
 export const bookPath = (bookId: number | string) => `/book/${bookId}`;
 
 /** The catalogue; its top bar shows the book's title. */

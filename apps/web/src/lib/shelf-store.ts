@@ -1,4 +1,4 @@
-import type { Book } from '@yueman/contract';
+import type { Book, Follow, PileUp } from '@yueman/contract';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
@@ -10,10 +10,30 @@ export interface HistoryEntry {
   date: number;
 }
 
-/** Favourites and reading history, kept on this device only (spec sections 3 and 4). */
+/** What the account says of a followed book (追更), kept beside it on this device. */
+export interface FollowMeta {
+  /** The newest released chapter the reader has seen listed on the shelf. */
+  seenChapter: number;
+  /** The newest released chapter, as the account last said. */
+  latestChapter: number;
+  /** Released chapters after the one last read; null: not started. */
+  unread: number | null;
+  pileUp: PileUp;
+  /** The account holds this follow (a follow on this device not yet there is sent at the next pull). */
+  synced: boolean;
+}
+
+/**
+ * Favourites (the books the reader follows, 追更) and reading history, kept on this device (spec sections 3 and 4);
+ * the follows also on the account (follow-sync.ts).
+ */
 interface ShelfState {
   favourites: Book[];
+  follows: Record<number, FollowMeta>;
   history: HistoryEntry[];
+  /** The account's follows replace this device's (after this device's own were sent to it). */
+  applyAccount(list: readonly Follow[]): void;
+  setFollowMeta(bookId: number, meta: Partial<FollowMeta>): void;
   toggleFavourite(book: Book): void;
   isFavourite(bookId: number): boolean;
   recordReading(book: Book, number: number): void;
@@ -24,7 +44,51 @@ export const useShelfStore = create<ShelfState>()(
   persist(
     (set, get) => ({
       favourites: [],
+      follows: {},
       history: [],
+      applyAccount: (list) => {
+        // Nothing to change (the usual start): nothing written, so the stored shelf is left as it is.
+        const { favourites, follows } = get();
+        if (
+          list.length === favourites.length &&
+          list.every(
+            (f, i) =>
+              favourites[i]?.bookId === f.bookId &&
+              follows[f.bookId]?.synced &&
+              follows[f.bookId]?.seenChapter === f.seenChapter &&
+              follows[f.bookId]?.latestChapter === f.latestChapter &&
+              follows[f.bookId]?.unread === f.unread &&
+              follows[f.bookId]?.pileUp === f.pileUp,
+          )
+        )
+          return;
+        set({
+          favourites: list.map((f) => f.book),
+          follows: Object.fromEntries(
+            list.map((f) => [
+              f.bookId,
+              {
+                seenChapter: f.seenChapter,
+                latestChapter: f.latestChapter,
+                unread: f.unread,
+                pileUp: f.pileUp,
+                synced: true,
+              },
+            ]),
+          ),
+        });
+      },
+      setFollowMeta: (bookId, meta) =>
+        set((s) => {
+          const was: FollowMeta = s.follows[bookId] ?? {
+            seenChapter: 0,
+            latestChapter: 0,
+            unread: null,
+            pileUp: 0,
+            synced: false,
+          };
+          return { follows: { ...s.follows, [bookId]: { ...was, ...meta } } };
+        }),
       toggleFavourite: (book) =>
         set((s) =>
           s.favourites.some((b) => b.bookId === book.bookId)
@@ -42,6 +106,13 @@ export const useShelfStore = create<ShelfState>()(
         })),
       lastRead: (bookId) => get().history.find((h) => h.bookInfo.bookId === bookId),
     }),
-    { name: 'ym-shelf' },
+    { name: 'ym-shelf', version: 1, migrate: (old) => ({ follows: {}, ...(old as object) }) as ShelfState },
   ),
 );
+
+/** Any followed book with a chapter out since the reader last looked at the shelf: the shelf tab's red dot. */
+export const hasNewChapters = (s: Pick<ShelfState, 'favourites' | 'follows'>) =>
+  s.favourites.some((b) => {
+    const f = s.follows[b.bookId];
+    return !!f && f.latestChapter > f.seenChapter;
+  });

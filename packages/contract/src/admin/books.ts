@@ -17,6 +17,9 @@ export const BookStatus = Type.Union([Type.Literal('finish'), Type.Literal('seri
 export type BookStatus = Static<typeof BookStatus>;
 const Text = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
 
+/** ISO weekday: 1 Monday … 7 Sunday. */
+export const Weekday = Type.Integer({ minimum: 1, maximum: 7 });
+
 export const Category = Type.Object({ id: Type.Integer(), name: Type.String(), sort: Type.Integer() });
 export type Category = Static<typeof Category>;
 
@@ -49,6 +52,8 @@ export const Book = Type.Object({
   status: BookStatus,
   vipFree: Type.Boolean(),
   published: Type.Boolean(),
+  /** The weekdays it usually releases on (ISO: 1 Monday … 7 Sunday, China time): the readers' release calendar. */
+  releaseDays: Type.Array(Weekday),
   /** The cover's image path (the console previews it through the image call). */
   cover: Type.String(),
   chapterCount: Type.Integer(),
@@ -124,6 +129,7 @@ export const booksRoutes = {
       status: Type.Optional(BookStatus),
       vipFree: Type.Optional(Type.Boolean()),
       published: Type.Optional(Type.Boolean()),
+      releaseDays: Type.Optional(Type.Array(Weekday, { maxItems: 7 })),
     }),
     refusals: [404, 409],
     data: Book,

@@ -73,10 +73,14 @@ export const books = pgTable(
     // The folded description, computed by the database whenever the description is written (its fold, search_fold
     // of migration 0019: the server's keys are for title, author and aliases): a search compares it, never folds.
     searchAbout: text().generatedAlwaysAs(sql`search_fold(left(abstract_content, 2000))`),
+    // The weekdays (ISO: 1 Monday … 7 Sunday, China time) the book usually releases on, set in the console: the
+    // release calendar shows the book on those days besides the days its scheduled chapters come out.
+    releaseDays: smallint().array().notNull().default(sql`'{}'::smallint[]`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('books_release_days', sql`${t.releaseDays} <@ '{1,2,3,4,5,6,7}'::smallint[]`),
     check('books_publish_status', sql`${t.publishStatus} in ('finish', 'serialize')`),
     check('books_pic_split_count', sql`${t.picSplitCount} between 1 and 4`),
     check('books_counts', sql`${t.readCount} >= 0 and ${t.chapterCount} >= 0 and ${t.recommend} >= 0`),

@@ -43,6 +43,8 @@ export interface BookChanges {
   vipFree?: boolean;
   /** False: gone from readers' lists, search and detail (buyers still read what they bought). */
   published?: boolean;
+  /** The weekdays it usually releases on (1 Monday … 7 Sunday); repeats dropped, in order. */
+  releaseDays?: number[];
 }
 
 export const bookView = (b: BookRow) => ({
@@ -55,6 +57,7 @@ export const bookView = (b: BookRow) => ({
   status: b.publishStatus as BookStatus,
   vipFree: b.vipFree,
   published: b.published,
+  releaseDays: b.releaseDays,
   /** The cover's image path (the console previews it through /api/admin/image). */
   cover: b.cover,
   chapterCount: b.chapterCount,
@@ -130,6 +133,9 @@ export async function editBook(
       ...(changes.status !== undefined ? { publishStatus: changes.status } : {}),
       ...(changes.vipFree !== undefined ? { vipFree: changes.vipFree } : {}),
       ...(changes.published !== undefined ? { published: changes.published } : {}),
+      ...(changes.releaseDays !== undefined
+        ? { releaseDays: [...new Set(changes.releaseDays)].sort((a, b) => a - b) }
+        : {}),
     });
     // Its search keys in the same transaction: the change is searchable at once (docs/decisions.md, "Search the
     // way readers type").

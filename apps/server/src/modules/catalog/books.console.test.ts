@@ -48,6 +48,7 @@ describeDb('the console’s catalogue', () => {
     for (const role of ['finance', 'support'] as const) {
       const writes = [
         admin(role, 'POST', '/api/admin/books/3', { version: book.version, title: '改名' }),
+        admin(role, 'POST', '/api/admin/books/3', { version: book.version, releaseDays: [1] }),
         admin(role, 'POST', '/api/admin/books/3/pricing', { freeChapters: 0, price: 1 }),
         admin(role, 'POST', '/api/admin/books/3/chapters/1', { price: 9 }),
       ];
@@ -102,6 +103,51 @@ describeDb('the console’s catalogue', () => {
       before: { title: before.title },
       after: { title: '新的书名', author: '新作者' },
     });
+  });
+
+  it('sets a book’s release weekdays (owner and editor), audited; the readers’ calendar shows it on those days', async () => {
+    const bookId = 9;
+    for (const [role, days] of [
+      ['editor', [5, 1, 5]],
+      ['owner', [3, 1]],
+    ] as const) {
+      const book = (await admin(role, 'GET', `/api/admin/books/${bookId}`)).json().data;
+      const saved = await admin(role, 'POST', `/api/admin/books/${bookId}`, {
+        version: book.version,
+        releaseDays: days,
+        status: 'serialize',
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().data.releaseDays).toEqual([...new Set(days)].sort());
+      const audit = await t.db.select().from(auditLog).orderBy(auditLog.id);
+      expect(audit.at(-1)).toMatchObject({
+        actor: `${role}1`,
+        action: 'book.edit',
+        target: `book:${bookId}`,
+        before: { releaseDays: book.releaseDays },
+        after: { releaseDays: [...new Set(days)].sort() },
+      });
+    }
+    const calendar = (await reader('/api/book/calendar')).data as {
+      weekday: number;
+      books: { book: { bookId: number } }[];
+    }[];
+    for (const day of calendar) {
+      expect(
+        day.books.some((b) => b.book.bookId === bookId),
+        `weekday ${day.weekday}`,
+      ).toBe([1, 3].includes(day.weekday));
+    }
+    const book = (await admin('editor', 'GET', `/api/admin/books/${bookId}`)).json().data;
+    const snap = await snapshot();
+    for (const bad of [[0], [8], [1, 2, 3, 4, 5, 6, 7, 1], ['一']]) {
+      const res = await admin('editor', 'POST', `/api/admin/books/${bookId}`, {
+        version: book.version,
+        releaseDays: bad,
+      });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect(await snapshot()).toEqual(snap);
   });
 
   it('prices a book in bulk and one chapter; readers’ catalogue and pages follow at once', async () => {

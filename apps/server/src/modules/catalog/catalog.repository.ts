@@ -505,6 +505,42 @@ export function createCatalogRepository(db: Database) {
         .orderBy(asc(hotWords.sort), asc(hotWords.id));
       return rows.map((r) => r.word);
     },
+
+    /**
+     * The release calendar's rows for [from, to): chapters scheduled in it (published books), and the serialized
+     * published books with a weekday schedule, each with its books' list columns.
+     */
+    async calendar(from: Date, to: Date, limit: number) {
+      const scheduled = await db
+        .select({
+          bookId: chapters.bookId,
+          number: chapters.number,
+          title: chapters.title,
+          publishAt: chapters.publishAt,
+        })
+        .from(chapters)
+        .innerJoin(books, eq(books.id, chapters.bookId))
+        .where(
+          and(
+            published,
+            sql`${chapters.publishAt} >= ${from.toISOString()}::timestamptz`,
+            sql`${chapters.publishAt} < ${to.toISOString()}::timestamptz`,
+          ),
+        )
+        .orderBy(asc(chapters.publishAt), asc(chapters.bookId), asc(chapters.number))
+        .limit(limit);
+      const weekly = await db
+        .select({ bookId: books.id, releaseDays: books.releaseDays })
+        .from(books)
+        .where(
+          and(published, eq(books.publishStatus, 'serialize'), sql`cardinality(${books.releaseDays}) > 0`),
+        )
+        .orderBy(sql`${books.readCount} desc`, asc(books.id))
+        .limit(limit);
+      const ids = [...new Set([...scheduled.map((c) => c.bookId), ...weekly.map((b) => b.bookId)])];
+      const list = ids.length === 0 ? [] : ((await selectBooks().where(inArray(books.id, ids))) as Book[]);
+      return { scheduled, weekly, books: new Map(list.map((b) => [b.bookId, b])) };
+    },
   };
 }
 

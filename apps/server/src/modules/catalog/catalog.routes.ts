@@ -6,6 +6,7 @@ import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
 import { badRequest } from '../../shared/errors.ts';
 import { isVip } from '../wallet/index.ts';
+import { releaseCalendar } from './calendar.service.ts';
 import * as catalog from './catalog.service.ts';
 import { type SearchCounted, search, suggest } from './search.service.ts';
 
@@ -63,6 +64,8 @@ export async function catalogRoutes(app: FastifyInstance, deps: catalog.CatalogD
       return ok(await catalog.readChapter(deps, { ...req.query, reader }));
     },
   });
+
+  r.route({ ...contractRoute(routes.releaseCalendar), handler: async () => ok(await releaseCalendar(deps)) });
 
   r.route({ ...contractRoute(routes.initSearch), handler: async () => ok(await catalog.initSearch(deps)) });
   r.route({

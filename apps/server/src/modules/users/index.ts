@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
+import { createFollowsRepository } from './follows.repository.ts';
+import { followsRoutes } from './follows.routes.ts';
 import { handoffRoutes } from './handoff.routes.ts';
 import identity from './identity.plugin.ts';
 import { createReadersConsoleRepository } from './readers.console.repository.ts';
@@ -34,6 +36,7 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
 
   await usersRoutes(app, { ...deps, registerPerHour: config.registerPerHour });
   await readingProgressRoutes(app, { repo: createProgressRepository(ctx.db) });
+  await followsRoutes(app, { repo: createFollowsRepository(ctx.db) });
   await handoffRoutes(app, { ...deps, publicOrigin: config.publicOrigin });
   await accountRoutes(app, {
     ...deps,

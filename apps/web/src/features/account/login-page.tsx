@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Code } from '@yueman/contract';
 import { Dialog } from 'antd-mobile';
 import { Link, useNavigate } from 'react-router';
+import { pullFollows } from '../../lib/follow-sync.ts';
 import { findAccountPath, userPath } from '../../lib/paths.ts';
 import { pullPositions } from '../../lib/progress-sync.ts';
 import { useUserStore } from '../../lib/user-store.ts';
@@ -50,6 +51,8 @@ export default function LoginPage() {
           void queryClient.invalidateQueries();
           // This account's reading positions from its other devices.
           void pullPositions().catch(() => undefined);
+          // This device's follows join the account's, and the account's come here.
+          void pullFollows({ all: true }).catch(() => undefined);
           await Dialog.alert({ content: '登录成功', confirmText: '确定' });
           navigate(userPath(), { replace: true });
         },

@@ -5,7 +5,7 @@ import { AdCarousel } from '../../components/ad-carousel.tsx';
 import { BookRow, BookTile } from '../../components/book-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { HomeBodySkeleton } from '../../components/skeletons/parts.tsx';
-import { moreListPath, searchPath } from '../../lib/paths.ts';
+import { calendarPath, moreListPath, searchPath } from '../../lib/paths.ts';
 import { useHomeIndex } from './api/home-index.ts';
 import { DownloadBanner, VipBanner } from './components/banners.tsx';
 import { BigHit } from './components/big-hit.tsx';
@@ -38,7 +38,17 @@ const TileStrip = memo(function TileStrip({ books }: { books: Book[] }) {
 /** The sections below the first screen. */
 function sectionsBelow(data: HomeIndex) {
   return [
-    <Section key="update" title="每日更新" more={moreListPath('new')} testId="home-update">
+    <Section
+      key="update"
+      title="每日更新"
+      more={moreListPath('new')}
+      testId="home-update"
+      extra={
+        <Link to={calendarPath()} className="home-calendar">
+          更新日历
+        </Link>
+      }
+    >
       <TileStrip books={data.updateList} />
     </Section>,
     <Section key="latest" title="新书" more={moreListPath('latest')} testId="home-latest">
