@@ -99,11 +99,17 @@ const waitOver = (userId: number, bookId: ReturnType<typeof sql>, extra: ReturnT
            where cu.user_id = ${userId}::int and cc.book_id = ${bookId} and cu.source = 'wait_free')
           <= ${extra}))`;
 
-/** The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now. */
+/**
+ * The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now, each at
+ * the price the reader would be charged for it now (a live discount for them taken off first); the bundle takes its
+ * percent off their sum, and what it saves is against buying them one by one now.
+ */
 async function bundleQuote(q: Queryable, userId: number, bookId: number) {
   const rows = rowsOf<{ chapter_id: number; price: number; percent: number }>(
     await q.execute(sql`
-      select c.id as chapter_id, c.price, r.bundle_percent as percent
+      select c.id as chapter_id,
+             ${discountedPrice({ id: sql`c.id`, bookId: sql`c.book_id`, price: sql`c.price` }, userId)} as price,
+             r.bundle_percent as percent
       from books b join ${readerRules(sql`b.id`, userId)}
       join chapters c on c.book_id = b.id and c.price > 0 and c.publish_at is null
       where b.id = ${bookId}::int and b.published and r.bundle_percent > 0
