@@ -3,7 +3,7 @@ import { addOperator, apiData, expect, logIn, shot, test } from './fixtures.ts';
 import { port } from './server-env.ts';
 
 // Wait or pay in the console: an editor sets a book's wait-for-free to 1 minute with 2 early-access chapters on its
-// edit page; a finance operator grants a reader 2 reading tickets with a reason on the reader page; the reader (a
+// edit page, a 12-hour variant for one promotion branch, and makes and deletes another branch's; a finance operator grants a reader 2 reading tickets with a reason on the reader page; the reader (a
 // phone's calls) sees them, unlocks one chapter with a ticket and another by waiting for free; the audit log shows
 // both changes.
 
@@ -72,7 +72,7 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   await expect(card.getByTestId('rules-meaning')).toContainText('未开启等就免费');
   await card.getByLabel('等就免费').click();
   await card.locator('#unlock-rules_waitMinutes').fill('1');
-  await card.locator('.ant-select-selector').click();
+  await card.locator('.ant-form .ant-select-selector').click();
   await page.locator('.ant-select-item-option[title="分钟"]').click();
   await card.locator('#unlock-rules_earlyAccessChapters').fill('2');
   await expect(card.getByTestId('rules-meaning')).toContainText(
@@ -90,6 +90,51 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
     `/api/admin/books/${book.id}/unlock-rules`,
   );
   expect(rules).toMatchObject({ waitFree: { waitMinutes: 1, rentalHours: 72 }, earlyAccessChapters: 2 });
+
+  // A variant for one promotion branch: a 12-hour wait for its readers, the default's 1 minute for everyone else.
+  const branch = 9000 + (Date.now() % 900);
+  await card.getByLabel('渠道 ID').fill(String(branch));
+  await card.getByRole('button', { name: /为该渠道设专属规则/ }).click();
+  await expect(card).toContainText('该渠道尚无专属规则（沿用默认规则）');
+  await expect(card.getByTestId('rules-meaning')).toContainText(`推广渠道：渠道 ${branch}`);
+  await card.locator('#unlock-rules_waitMinutes').fill('12');
+  await card.locator('.ant-form .ant-select-selector').click();
+  await page.locator('.ant-select-item-option[title="小时"]').click();
+  await expect(card.getByTestId('rules-meaning')).toContainText('读者每等 12 小时可免费解锁一话');
+  await card.getByRole('button', { name: /应用解锁规则/ }).click();
+  await expect(page.getByText('解锁规则已保存')).toBeVisible();
+  await expect(card).toContainText('最近保存：');
+  await expect(card.getByRole('button', { name: /删除该渠道规则/ })).toBeVisible();
+  await shot(page, 'unlock-rules-branch');
+  const variant = await apiData<{ waitFree: { waitMinutes: number }; branches: number[] }>(
+    page,
+    `/api/admin/books/${book.id}/unlock-rules?branchId=${branch}`,
+  );
+  expect(variant).toMatchObject({ waitFree: { waitMinutes: 720 }, branchId: branch, branches: [branch] });
+  // The default is untouched; back on it, the selector lists the branch.
+  await card.getByTestId('rules-branch').locator('.ant-select-selector').click();
+  await page.locator('.ant-select-item-option[title="全部读者（默认规则）"]').click();
+  await expect(card.getByTestId('rules-meaning')).toContainText('读者每等 1 分钟');
+  expect(
+    await apiData<{ waitFree: { waitMinutes: number } }>(page, `/api/admin/books/${book.id}/unlock-rules`),
+  ).toMatchObject({ waitFree: { waitMinutes: 1 }, branches: [branch] });
+
+  // A second branch's variant is made and deleted: its readers follow the default again.
+  await card.getByLabel('渠道 ID').fill(String(branch + 1));
+  await card.getByRole('button', { name: /为该渠道设专属规则/ }).click();
+  await expect(card).toContainText('该渠道尚无专属规则（沿用默认规则）');
+  await card.getByRole('button', { name: /应用解锁规则/ }).click();
+  await expect(card.getByRole('button', { name: /删除该渠道规则/ })).toBeVisible();
+  await card.getByRole('button', { name: /删除该渠道规则/ }).click();
+  await page
+    .locator('.ant-popconfirm')
+    .getByRole('button', { name: /删\s*除/ })
+    .click();
+  await expect(page.getByText('渠道专属规则已删除')).toBeVisible();
+  await expect(card.getByTestId('rules-meaning')).toContainText('全部读者（默认规则）');
+  expect(
+    await apiData<{ branches: number[] }>(page, `/api/admin/books/${book.id}/unlock-rules`),
+  ).toMatchObject({ branches: [branch] });
 
   // Finance grants a reader two tickets, with a reason (none: no grant).
   const { reader, account, userId } = await phoneReader(playwright);
@@ -143,6 +188,7 @@ test('an editor sets wait-for-free and early access; finance grants tickets; the
   await logIn(page, operators.owner);
   await page.goto('/admin/audit');
   await expect(page.getByText('设置解锁规则').first()).toBeVisible();
+  await expect(page.getByText('删除渠道专属解锁规则').first()).toBeVisible();
   await expect(page.getByText('发放阅读券').first()).toBeVisible();
   await expect(page.getByText(`书籍 ${book.id}`).first()).toBeVisible();
   await expect(page.getByText(`读者 ${userId}`).first()).toBeVisible();

@@ -103,6 +103,7 @@ export const AUDIT_ACTION_NAMES: Record<string, string> = {
   'book.import': '导入书籍',
   'book.pricing': '批量定价',
   'book.unlock-rules': '设置解锁规则',
+  'book.unlock-rules.delete': '删除渠道专属解锁规则',
   'chapter.edit': '修改章节',
   'ad.add': '添加广告',
   'ad.edit': '修改广告',

@@ -1,9 +1,21 @@
 import { ProCard } from '@ant-design/pro-components';
 import type { UnlockRules } from '@yueman/contract/admin';
-import { Alert, App, Button, Form, InputNumber, Select, Skeleton, Space, Switch, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Form,
+  InputNumber,
+  Popconfirm,
+  Select,
+  Skeleton,
+  Space,
+  Switch,
+  Typography,
+} from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from './api.ts';
-import { dateTime as chinaTime } from './format.ts';
+import { branchLabel, dateTime as chinaTime } from './format.ts';
 
 /** The card's fields: the wait in the unit chosen (hours or minutes), the rest as the rules hold them. */
 interface RuleFields {
@@ -52,27 +64,120 @@ export function rulesMeaning(f: Partial<RuleFields>) {
   return parts.join('');
 }
 
+const DEFAULT_RULES = 'default';
+/** Who a set of rules is for, as the selector names it. */
+const forWhom = (branchId: number | null) =>
+  branchId === null ? '全部读者（默认规则）' : `推广渠道：${branchLabel(branchId)}`;
+
+/**
+ * The selector of whose rules the card shows: the default, each branch with a variant, and a branch to add (by its
+ * number); then the variant's delete.
+ */
+function BranchPicker({
+  rules,
+  canWrite,
+  onPick,
+  onDelete,
+}: {
+  rules: UnlockRules;
+  canWrite: boolean;
+  onPick(branchId: number | null): void;
+  onDelete(): void;
+}) {
+  const [adding, setAdding] = useState<number | null>(null);
+  const shownBranches = [...rules.branches];
+  if (rules.branchId !== null && !shownBranches.includes(rules.branchId)) shownBranches.push(rules.branchId);
+  const isVariant = rules.branchId !== null && rules.branches.includes(rules.branchId);
+  return (
+    <Space wrap style={{ marginBottom: 16 }} data-testid="rules-branch">
+      <span>适用读者</span>
+      <Select
+        aria-label="适用读者"
+        style={{ width: 260 }}
+        value={rules.branchId === null ? DEFAULT_RULES : String(rules.branchId)}
+        onChange={(v: string) => onPick(v === DEFAULT_RULES ? null : Number(v))}
+        options={[
+          { value: DEFAULT_RULES, label: forWhom(null) },
+          ...shownBranches.map((b) => ({ value: String(b), label: forWhom(b) })),
+        ]}
+      />
+      {canWrite && (
+        <>
+          <InputNumber<number>
+            aria-label="渠道 ID"
+            placeholder="渠道 ID"
+            precision={0}
+            style={{ width: 120 }}
+            value={adding}
+            onChange={(v) => setAdding(v)}
+          />
+          <Button
+            disabled={adding === null}
+            onClick={() => {
+              if (adding === null) return;
+              onPick(adding);
+              setAdding(null);
+            }}
+          >
+            为该渠道设专属规则
+          </Button>
+          {isVariant && (
+            <Popconfirm
+              title="删除该渠道的专属规则？"
+              description="删除后该渠道读者按默认规则解锁。"
+              okText="删除"
+              cancelText="取消"
+              onConfirm={onDelete}
+            >
+              <Button danger>删除该渠道规则</Button>
+            </Popconfirm>
+          )}
+        </>
+      )}
+    </Space>
+  );
+}
+
 /**
  * 解锁规则 on the book edit page: wait-for-free (the wait in hours or minutes, the rental, new readers' first-day
- * extra), early access (the newest N chapters) and the bundle discount, with what they mean for a reader. Owners and
- * editors save them (the whole set at once); others read them.
+ * extra), early access (the newest N chapters) and the bundle discount, with what they mean for a reader; the
+ * default for every reader, or a promotion branch's own variant (its readers follow it instead). Owners and editors
+ * save them (the whole set at once) and delete a variant; others read them.
  */
 export function UnlockRulesCard({ bookId, canWrite }: { bookId: number; canWrite: boolean }) {
   const [rules, setRules] = useState<UnlockRules>();
+  const [branchId, setBranchId] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<RuleFields>();
   const { message } = App.useApp();
   const watched = Form.useWatch([], form) as Partial<RuleFields> | undefined;
 
   const load = useCallback(async () => {
-    const found = await shown(call(adminRoutes.bookUnlockRules, { params: { id: bookId } }));
+    const found = await shown(
+      call(adminRoutes.bookUnlockRules, {
+        params: { id: bookId },
+        query: branchId === null ? {} : { branchId },
+      }),
+    );
     if (!found) return;
     setRules(found);
     form.setFieldsValue(fieldsOf(found));
-  }, [bookId, form]);
+  }, [bookId, branchId, form]);
   useEffect(() => {
     void load();
   }, [load]);
+
+  const remove = async () => {
+    if (branchId === null) return;
+    const left = await shown(
+      call(adminRoutes.deleteBookUnlockRules, { params: { id: bookId }, body: { branchId } }),
+    );
+    if (!left) return;
+    message.success('渠道专属规则已删除');
+    setBranchId(null);
+    setRules(left);
+    form.setFieldsValue(fieldsOf(left));
+  };
 
   const save = async (f: RuleFields) => {
     setSaving(true);
@@ -91,6 +196,7 @@ export function UnlockRulesCard({ bookId, canWrite }: { bookId: number; canWrite
               : null,
             earlyAccessChapters: f.earlyAccessChapters,
             bundlePercent: f.bundlePercent,
+            branchId,
           },
         },
         { form },
@@ -115,12 +221,17 @@ export function UnlockRulesCard({ bookId, canWrite }: { bookId: number; canWrite
           <Typography.Text type="secondary">
             最近保存：{chinaTime(rules.updatedAt)}（北京时间）
           </Typography.Text>
+        ) : rules?.branchId != null ? (
+          <Typography.Text type="secondary">该渠道尚无专属规则（沿用默认规则）</Typography.Text>
         ) : (
           <Typography.Text type="secondary">尚未设置（仅阅币解锁）</Typography.Text>
         )
       }
       data-testid="unlock-rules"
     >
+      {rules && (
+        <BranchPicker rules={rules} canWrite={canWrite} onPick={setBranchId} onDelete={() => void remove()} />
+      )}
       {!rules ? (
         <Skeleton active />
       ) : (
@@ -202,7 +313,17 @@ export function UnlockRulesCard({ bookId, canWrite }: { bookId: number; canWrite
           <Alert
             type="info"
             showIcon
-            message={rulesMeaning(watched ?? fieldsOf(rules))}
+            message={
+              <>
+                <Typography.Text strong>{forWhom(rules.branchId)}</Typography.Text>{' '}
+                {rulesMeaning(watched ?? fieldsOf(rules))}
+              </>
+            }
+            description={
+              rules.branchId !== null && !rules.updatedAt
+                ? '该渠道尚无专属规则，以上为默认规则；应用后即成为该渠道读者的专属规则，其他读者不受影响。'
+                : undefined
+            }
             data-testid="rules-meaning"
           />
           {canWrite && (

@@ -592,11 +592,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 书籍的解锁规则：等就免费、抢先看、打包购买折扣 */
+        /** 书籍的解锁规则：等就免费、抢先看、打包购买折扣（默认，或 branchId 推广渠道的专属规则） */
         get: operations["adminBookUnlockRules"];
         put?: never;
-        /** 设置书籍的解锁规则（整体替换）：等就免费（等待分钟、租借小时、新读者首日额外话数）、抢先看话数、打包折扣；记入操作日志 */
+        /** 设置书籍的解锁规则（整体替换）：等就免费（等待分钟、租借小时、新读者首日额外话数）、抢先看话数、打包折扣；branchId 为推广渠道的专属规则（空为默认）；记入操作日志 */
         post: operations["adminSetBookUnlockRules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/books/{id}/unlock-rules/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 删除推广渠道的专属解锁规则（该渠道读者回到默认规则）；记入操作日志；答默认规则 */
+        post: operations["adminDeleteBookUnlockRules"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4764,7 +4781,9 @@ export interface operations {
     };
     adminBookUnlockRules: {
         parameters: {
-            query?: never;
+            query?: {
+                branchId?: number;
+            };
             header?: never;
             path: {
                 id: number;
@@ -4785,6 +4804,7 @@ export interface operations {
                         msg: string;
                         data: {
                             bookId: number;
+                            branchId: number | null;
                             waitFree: {
                                 waitMinutes: number;
                                 rentalHours: number;
@@ -4795,6 +4815,7 @@ export interface operations {
                             chapterCount: number;
                             /** Format: date-time */
                             updatedAt: string | null;
+                            branches: number[];
                         };
                     };
                 };
@@ -4847,6 +4868,7 @@ export interface operations {
                     } | null;
                     earlyAccessChapters: number;
                     bundlePercent: number;
+                    branchId?: number | null;
                 };
             };
         };
@@ -4863,6 +4885,7 @@ export interface operations {
                         msg: string;
                         data: {
                             bookId: number;
+                            branchId: number | null;
                             waitFree: {
                                 waitMinutes: number;
                                 rentalHours: number;
@@ -4873,6 +4896,108 @@ export interface operations {
                             chapterCount: number;
                             /** Format: date-time */
                             updatedAt: string | null;
+                            branches: number[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 要找的书籍、章节或记录不存在 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal404"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminDeleteBookUnlockRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    branchId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            bookId: number;
+                            branchId: number | null;
+                            waitFree: {
+                                waitMinutes: number;
+                                rentalHours: number;
+                                newReaderExtra: number;
+                            } | null;
+                            earlyAccessChapters: number;
+                            bundlePercent: number;
+                            chapterCount: number;
+                            /** Format: date-time */
+                            updatedAt: string | null;
+                            branches: number[];
                         };
                     };
                 };

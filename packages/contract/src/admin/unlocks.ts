@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BranchId } from '../envelope.ts';
 import { AdminId, adminRoute, ConsolePage, ConsolePageQuery, IdParams, Instant, Nullable } from './common.ts';
 
 // The console's side of unlocking beyond coins: a book's unlock rules (wait-for-free, early access, bundle) and the
@@ -18,7 +19,8 @@ export const WaitFreeRule = Type.Object({
 });
 export type WaitFreeRule = Static<typeof WaitFreeRule>;
 
-export const UnlockRulesInput = Type.Object({
+/** The rules' values, the same for the book's default and for a promotion branch's variant. */
+const UnlockRuleValues = Type.Object({
   /** null: no wait-for-free. */
   waitFree: Nullable(WaitFreeRule),
   /** The newest N chapters stay for coins (or a presale ticket) only; 0 to 100. */
@@ -26,15 +28,31 @@ export const UnlockRulesInput = Type.Object({
   /** Buying all remaining chapters at once costs this much less, in percent; 0 (no bundle) to 90. */
   bundlePercent: Whole(1_000_000),
 });
+
+// Null first: the server's validation coerces types, and would read null as branch 0 were the number tried first.
+const VariantBranch = Type.Union([Type.Null(), BranchId]);
+
+export const UnlockRulesInput = Type.Object({
+  ...UnlockRuleValues.properties,
+  /** null or left out: the book's default rules; else the variant for readers of this promotion branch. */
+  branchId: Type.Optional(VariantBranch),
+});
 export type UnlockRulesInput = Static<typeof UnlockRulesInput>;
 
 export const UnlockRules = Type.Object({
   bookId: Type.Integer(),
-  ...UnlockRulesInput.properties,
+  /** null: the book's default rules; else the variant of this promotion branch. */
+  branchId: Nullable(Type.Integer()),
+  ...UnlockRuleValues.properties,
   /** The book's chapter count (the early-access chapters are the newest of these). */
   chapterCount: Type.Integer(),
-  /** When the rules were last saved; null: never set (coins only). */
+  /**
+   * When these rules were last saved; null: never set. A branch without a variant answers the default's values with
+   * null here (its readers follow the default); the default never set means coins only.
+   */
   updatedAt: Nullable(Instant),
+  /** The promotion branches with a variant of the book's rules, in order. */
+  branches: Type.Array(Type.Integer()),
 });
 export type UnlockRules = Static<typeof UnlockRules>;
 
@@ -75,8 +93,9 @@ export const unlockConsoleRoutes = {
   bookUnlockRules: adminRoute({
     method: 'GET',
     url: '/api/admin/books/:id/unlock-rules',
-    summary: '书籍的解锁规则：等就免费、抢先看、打包购买折扣',
+    summary: '书籍的解锁规则：等就免费、抢先看、打包购买折扣（默认，或 branchId 推广渠道的专属规则）',
     params: IdParams,
+    querystring: Type.Object({ branchId: Type.Optional(BranchId) }),
     refusals: [404],
     data: UnlockRules,
   }),
@@ -84,9 +103,18 @@ export const unlockConsoleRoutes = {
     method: 'POST',
     url: '/api/admin/books/:id/unlock-rules',
     summary:
-      '设置书籍的解锁规则（整体替换）：等就免费（等待分钟、租借小时、新读者首日额外话数）、抢先看话数、打包折扣；记入操作日志',
+      '设置书籍的解锁规则（整体替换）：等就免费（等待分钟、租借小时、新读者首日额外话数）、抢先看话数、打包折扣；branchId 为推广渠道的专属规则（空为默认）；记入操作日志',
     params: IdParams,
     body: UnlockRulesInput,
+    refusals: [404],
+    data: UnlockRules,
+  }),
+  deleteBookUnlockRules: adminRoute({
+    method: 'POST',
+    url: '/api/admin/books/:id/unlock-rules/delete',
+    summary: '删除推广渠道的专属解锁规则（该渠道读者回到默认规则）；记入操作日志；答默认规则',
+    params: IdParams,
+    body: Type.Object({ branchId: BranchId }),
     refusals: [404],
     data: UnlockRules,
   }),

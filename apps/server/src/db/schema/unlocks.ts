@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { books, chapters } from './catalog.ts';
 import { users } from './users.ts';
 
@@ -72,13 +72,18 @@ export const readingTickets = pgTable(
   ],
 );
 
-/** A book's unlock rules as the console sets them; a book without a row has none (coins only). */
+/**
+ * A book's unlock rules as the console sets them; a book without a row has none (coins only). branchId null: the
+ * book's default rules; else a variant for the readers of that promotion branch (users.branch_id, as the server knows
+ * it), used instead of the default for them. One row per (book, branch), the default included (nulls not distinct).
+ */
 export const bookUnlockRules = pgTable(
   'book_unlock_rules',
   {
     bookId: integer()
-      .primaryKey()
+      .notNull()
       .references(() => books.id, { onDelete: 'cascade' }),
+    branchId: integer(),
     // null: no wait-for-free
     waitMinutes: integer(),
     rentalHours: integer().notNull().default(72),
@@ -94,6 +99,7 @@ export const bookUnlockRules = pgTable(
     check('book_unlock_rules_extra', sql`${t.newReaderExtra} >= 0`),
     check('book_unlock_rules_early', sql`${t.earlyAccessChapters} >= 0`),
     check('book_unlock_rules_bundle', sql`${t.bundlePercent} between 0 and 90`),
+    unique('book_unlock_rules_book_branch').on(t.bookId, t.branchId).nullsNotDistinct(),
   ],
 );
 

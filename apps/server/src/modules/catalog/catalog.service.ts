@@ -171,7 +171,7 @@ function chapterInfo(
 /**
  * A chapter is readable when it is free, owned (bought, or a live wait-for-free or ticket unlock), or the reader
  * is VIP and the book is VIP-free (docs/api.md section 3); the answer says which in `unlock`. Otherwise the answer
- * is code 999 with the chapter's price, no pages and what the reader may unlock it with (`unlockOptions`), or code
+ * is code 999 with the chapter's price charged now, no pages and what the reader may unlock it with (`unlockOptions`), or code
  * 101 when nobody is signed in. A readable priced chapter's pages come with grants.
  */
 export async function readChapter(
@@ -201,7 +201,10 @@ export async function readChapter(
     else if (reader.vipEndsAt !== null && book.vipFree) unlock = { source: 'vip', endsAt: reader.vipEndsAt };
     else {
       const options = await unlocks.unlockOptions(reader.userId, chapter.chapterId);
-      throw chapterNotBought(options ? { ...info, unlockOptions: options } : info);
+      // The price the buy prompt shows is the one coins would be charged now (a live discount for this reader
+      // taken off), the same as unlockOptions.coins.price (docs/decisions.md, "One price in the buy prompt").
+      const now = options ? { price: options.coins.price, bookPrice: options.coins.price } : {};
+      throw chapterNotBought(options ? { ...info, ...now, unlockOptions: options } : info);
     }
   }
 

@@ -349,6 +349,27 @@ describeDb('campaigns: limited-time free and discounts', () => {
       expect(transfers.map((x) => x.amount).sort()).toEqual([1, 6, 6]);
     });
 
+    it('read_chapter’s refusal shows one price, the one charged now: info.price and bookPrice as unlockOptions.coins', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [0, 20], vipFree: false });
+      const mine = await registerVisitor(t);
+      const other = await registerVisitor(t);
+      await onBranch(mine, 4301);
+      for (const r of [mine, other]) await giveCoins(t.db, r.userId, 100);
+      await add({ kind: 'discount', bookId, discountPercent: 25, branchId: 4301 });
+      const locked = (await read(mine, bookId, 2)).json();
+      expect(locked).toMatchObject({
+        code: 999,
+        data: { price: 15, bookPrice: 15, unlockOptions: { coins: { price: 15 } } },
+      });
+      // Outside the campaign's branch: the list price, everywhere.
+      expect((await read(other, bookId, 2)).json()).toMatchObject({
+        code: 999,
+        data: { price: 20, bookPrice: 20, unlockOptions: { coins: { price: 20 } } },
+      });
+      expect((await buy(mine, nth(chapters, 1).id)).json().data.charged).toBe(15);
+      expect((await read(mine, bookId, 2)).json()).toMatchObject({ code: 200, data: { price: 20 } });
+    });
+
     it('only inside its window and for its branch; the largest live discount wins', async () => {
       const { bookId, chapters } = await newBook(t.db, { prices: [0, 20, 20], vipFree: false });
       const mine = await registerVisitor(t);

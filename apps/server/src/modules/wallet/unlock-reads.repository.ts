@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { limitedFreeEnd } from './campaigns.repository.ts';
+import { readerRules } from './unlocks.repository.ts';
 import type { ChapterMark } from './wallet.port.ts';
 
 const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
@@ -42,7 +43,7 @@ export function createUnlockReadsRepository(db: Database) {
                  t.usable_any, t.usable_presale
           from chapters c join books b on b.id = c.book_id
           cross join t
-          left join book_unlock_rules r on r.book_id = b.id
+          left join ${readerRules(sql`b.id`, userId)}
           left join unlock_wait_clocks w on w.user_id = ${userId}::int and w.book_id = b.id
           left join chapter_purchases p on p.user_id = ${userId}::int and p.chapter_id = c.id
           left join chapter_unlocks u on u.user_id = ${userId}::int and u.chapter_id = c.id
@@ -68,7 +69,8 @@ export function createUnlockReadsRepository(db: Database) {
     async bookWaitFree(bookId: number) {
       const [row] = rowsOf<{ wait_minutes: number | null; rental_hours: number }>(
         await db.execute(
-          sql`select wait_minutes, rental_hours from book_unlock_rules where book_id = ${bookId}::int`,
+          sql`select wait_minutes, rental_hours from book_unlock_rules
+              where book_id = ${bookId}::int and branch_id is null`,
         ),
       );
       return row?.wait_minutes ? { waitMinutes: row.wait_minutes, rentalHours: row.rental_hours } : null;

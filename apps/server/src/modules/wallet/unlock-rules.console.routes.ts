@@ -6,6 +6,7 @@ import { ok } from '../../shared/envelope.ts';
 import { ANY_ROLE, auditActorOf, CATALOGUE_WRITERS } from '../operators/index.ts';
 import {
   bookUnlockRules,
+  deleteBookUnlockRules,
   setBookUnlockRules,
   type UnlockRulesConsoleDeps,
 } from './unlock-rules.console.service.ts';
@@ -16,7 +17,7 @@ export async function unlockRulesConsoleRoutes(app: FastifyInstance, deps: Unloc
 
   r.route({
     ...contractRoute(adminRoutes.bookUnlockRules, { config: { operatorRoles: ANY_ROLE } }),
-    handler: async (req) => ok(await bookUnlockRules(deps, req.params)),
+    handler: async (req) => ok(await bookUnlockRules(deps, { ...req.params, ...req.query })),
   });
 
   r.route({
@@ -25,6 +26,19 @@ export async function unlockRulesConsoleRoutes(app: FastifyInstance, deps: Unloc
       ok(
         await setBookUnlockRules(deps, { id: req.params.id, rules: req.body, by: auditActorOf(req) }),
         '解锁规则已保存',
+      ),
+  });
+
+  r.route({
+    ...contractRoute(adminRoutes.deleteBookUnlockRules, { config: { operatorRoles: CATALOGUE_WRITERS } }),
+    handler: async (req) =>
+      ok(
+        await deleteBookUnlockRules(deps, {
+          id: req.params.id,
+          branchId: req.body.branchId,
+          by: auditActorOf(req),
+        }),
+        '渠道专属规则已删除',
       ),
   });
 }

@@ -37,39 +37,72 @@ function within(name: keyof typeof UNLOCK_RULE_LIMITS, value: number) {
   if (value < limit.min || value > limit.max) throw badRequest(limit.msg, name);
 }
 
-/** The stored row as the contract's rules; a book without a row has none (coins only). */
-function rulesOf(bookId: number, chapterCount: number, row: UnlockRulesRow | undefined): UnlockRules {
+/**
+ * The stored row as the contract's rules. A branch without its own row shows the default's values (what its readers
+ * follow) with updatedAt null; a book without a default row has none (coins only).
+ */
+function rulesOf(
+  at: { bookId: number; branchId: number | null; chapterCount: number; branches: number[] },
+  row: UnlockRulesRow | undefined,
+  fallback?: UnlockRulesRow,
+): UnlockRules {
+  const values = row ?? fallback;
   return {
-    bookId,
+    bookId: at.bookId,
+    branchId: at.branchId,
     waitFree:
-      row?.waitMinutes == null
+      values?.waitMinutes == null
         ? null
-        : { waitMinutes: row.waitMinutes, rentalHours: row.rentalHours, newReaderExtra: row.newReaderExtra },
-    earlyAccessChapters: row?.earlyAccessChapters ?? 0,
-    bundlePercent: row?.bundlePercent ?? 0,
-    chapterCount,
+        : {
+            waitMinutes: values.waitMinutes,
+            rentalHours: values.rentalHours,
+            newReaderExtra: values.newReaderExtra,
+          },
+    earlyAccessChapters: values?.earlyAccessChapters ?? 0,
+    bundlePercent: values?.bundlePercent ?? 0,
+    chapterCount: at.chapterCount,
     updatedAt: row?.updatedAt.toISOString() ?? null,
+    branches: at.branches,
   };
 }
 
-const auditedRules = ({ bookId, chapterCount, updatedAt, ...rules }: UnlockRules) => rules;
+const auditedRules = ({ bookId, chapterCount, updatedAt, branches, ...rules }: UnlockRules) => rules;
 
-export async function bookUnlockRules(deps: UnlockRulesConsoleDeps, { id }: { id: number }) {
+/** The rules of the book's default (branchId null) or of one promotion branch, read inside `q`. */
+async function read(
+  repo: UnlockRulesConsoleRepository,
+  q: Queryable | undefined,
+  bookId: number,
+  chapterCount: number,
+  branchId: number | null,
+) {
+  const row = await repo.rules(bookId, branchId, q);
+  const fallback = branchId === null ? undefined : await repo.rules(bookId, null, q);
+  const branches = await repo.branches(bookId, q);
+  return { row, rules: rulesOf({ bookId, branchId, chapterCount, branches }, row, fallback) };
+}
+
+export async function bookUnlockRules(
+  deps: UnlockRulesConsoleDeps,
+  { id, branchId = null }: { id: number; branchId?: number | null },
+) {
   const book = await deps.repo.book(id);
   if (!book) throw bookNotFound();
-  return rulesOf(id, book.chapterCount, await deps.repo.rules(id));
+  return (await read(deps.repo, undefined, id, book.chapterCount, branchId)).rules;
 }
 
 /**
- * Replaces the book's unlock rules (every field at once, as the card shows them). Each number is checked against
- * UNLOCK_RULE_LIMITS (a Chinese 400 naming the field, nothing saved); an unknown book is a 404. Two saves of one
- * book queue on the book's row; the audit entry holds the rules before and after, in the same transaction.
+ * Replaces the book's unlock rules, its default or one promotion branch's variant (every field at once, as the card
+ * shows them). Each number is checked against UNLOCK_RULE_LIMITS (a Chinese 400 naming the field, nothing saved);
+ * an unknown book is a 404. Two saves of one book queue on the book's row; the audit entry holds the rules before
+ * (null when that row was never set) and after, with the branch, in the same transaction.
  */
 export async function setBookUnlockRules(
   deps: UnlockRulesConsoleDeps,
   input: { id: number; rules: UnlockRulesInput; by: Actor },
 ): Promise<UnlockRules> {
   const { waitFree, earlyAccessChapters, bundlePercent } = input.rules;
+  const branchId = input.rules.branchId ?? null;
   if (waitFree) {
     within('waitMinutes', waitFree.waitMinutes);
     within('rentalHours', waitFree.rentalHours);
@@ -87,16 +120,43 @@ export async function setBookUnlockRules(
   const saved = await deps.repo.transaction(async (tx) => {
     const book = await deps.repo.book(input.id, tx, true);
     if (!book) throw bookNotFound();
-    const before = rulesOf(input.id, book.chapterCount, await deps.repo.rules(input.id, tx));
-    const after = rulesOf(input.id, book.chapterCount, await deps.repo.save(tx, input.id, values));
+    const before = await read(deps.repo, tx, input.id, book.chapterCount, branchId);
+    await deps.repo.save(tx, input.id, branchId, values);
+    const after = await read(deps.repo, tx, input.id, book.chapterCount, branchId);
     await deps.audit(tx, {
       ...input.by,
       action: 'book.unlock-rules',
       target: `book:${input.id}`,
-      before: before.updatedAt === null ? null : auditedRules(before),
-      after: auditedRules(after),
+      before: before.row ? auditedRules(before.rules) : null,
+      after: auditedRules(after.rules),
     });
-    return after;
+    return after.rules;
+  });
+}
+
+/**
+ * Deletes one promotion branch's variant: its readers follow the book's default rules again. Audited
+ * (`book.unlock-rules.delete`, the variant before, null after); a book or a variant that does not exist is a 404 and
+ * nothing is written. Answers the book's default rules.
+ */
+export async function deleteBookUnlockRules(
+  deps: UnlockRulesConsoleDeps,
+  input: { id: number; branchId: number; by: Actor },
+): Promise<UnlockRules> {
+  return deps.repo.transaction(async (tx) => {
+    const book = await deps.repo.book(input.id, tx, true);
+    if (!book) throw bookNotFound();
+    const before = await read(deps.repo, tx, input.id, book.chapterCount, input.branchId);
+    if (!before.row) throw notFound('该推广渠道没有专属解锁规则');
+    await deps.repo.remove(tx, input.id, input.branchId);
+    await deps.audit(tx, {
+      ...input.by,
+      action: 'book.unlock-rules.delete',
+      target: `book:${input.id}`,
+      before: auditedRules(before.rules),
+      after: null,
+    });
+    return (await read(deps.repo, tx, input.id, book.chapterCount, null)).rules;
   });
   deps.changed?.();
   return saved;

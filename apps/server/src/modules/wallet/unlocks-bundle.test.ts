@@ -166,6 +166,50 @@ describeDb('the unlock ledger: bundles, first-day extras, and buying under the u
       expect((await holdings(t.db, reader.userId)).purchases).toBe(3);
     });
 
+    it('under a live discount starts from the discounted chapter prices: shown and charged alike', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [0, 10, 20, 30], vipFree: false });
+      await setRules(t.db, bookId, { bundlePercent: 20 });
+      // Half off for every reader, and nothing more for branch 3601's.
+      await t.db.execute(sql`
+        insert into unlock_campaigns (kind, title, book_id, discount_percent, starts_at, ends_at)
+        values ('discount', '五折', ${bookId}::int, 50, now() - interval '1 hour', now() + interval '1 day')`);
+      const reader = await registerVisitor(t);
+      await giveCoins(t.db, reader.userId, 100);
+      // 5 + 10 + 15 = 30 at the prices charged now, less 20%: 24, saving 6 against buying them one by one.
+      const shown = (await read(reader, bookId, 2)).json().data.unlockOptions;
+      expect(shown).toMatchObject({ coins: { price: 5 }, bundle: { price: 24, chapters: 3, saves: 6 } });
+      const res = (await post(reader, { bookId, chapterId: nth(chapters, 1).id, by: 'bundle' })).json();
+      expect(res).toMatchObject({ result: true, data: { price: 24, saves: 6 } });
+      expect(await balance(reader.userId)).toBe(76);
+      const [transfer] = await query<{ amount: number }>(
+        t.db,
+        sql`select amount from ledger_transfers where user_id = ${reader.userId}::int and kind = 'purchase'`,
+      );
+      expect(transfer?.amount).toBe(24);
+      const shares = await query<{ price: number }>(
+        t.db,
+        sql`select price from chapter_purchases where user_id = ${reader.userId}::int order by chapter_id`,
+      );
+      expect(shares.map((s) => s.price)).toEqual([4, 8, 12]);
+
+      // A reader outside the campaign's branch pays from the list prices: 60 less 20%.
+      await t.db.execute(sql`update unlock_campaigns set branch_id = 3601 where book_id = ${bookId}::int`);
+      const other = await registerVisitor(t);
+      await giveCoins(t.db, other.userId, 100);
+      expect((await repo.options(other.userId, nth(chapters, 1).id))?.bundle).toEqual({
+        price: 48,
+        chapters: 3,
+        saves: 12,
+      });
+      expect(
+        (await post(other, { bookId, chapterId: nth(chapters, 1).id, by: 'bundle' })).json(),
+      ).toMatchObject({
+        result: true,
+        data: { price: 48 },
+      });
+      expect(await balance(other.userId)).toBe(52);
+    });
+
     it('refuses with 999, the reason and the options when the book has none or the coins are short', async () => {
       const plain = await newBook(t.db, { prices: [10, 10], vipFree: false });
       const { bookId, chapters } = await newBook(t.db, { prices: [10, 10], vipFree: false });

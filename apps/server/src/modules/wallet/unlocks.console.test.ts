@@ -98,6 +98,8 @@ describeDb('the console’s unlock rules and reading tickets', () => {
         bundlePercent: 0,
         chapterCount: 5,
         updatedAt: null,
+        branchId: null,
+        branches: [],
       });
 
       const saved = await setRules('editor', bookId, wait1Early2);
@@ -119,8 +121,8 @@ describeDb('the console’s unlock rules and reading tickets', () => {
       expect((await setRules('owner', bookId, { ...wait1Early2, bundlePercent: 20 })).statusCode).toBe(200);
       const entries = await audits(`book:${bookId}`, 'book.unlock-rules');
       expect(entries.map((e) => [e.actor, e.before, e.after])).toEqual([
-        ['editor1', null, wait1Early2],
-        ['owner1', wait1Early2, { ...wait1Early2, bundlePercent: 20 }],
+        ['editor1', null, { ...wait1Early2, branchId: null }],
+        ['owner1', { ...wait1Early2, branchId: null }, { ...wait1Early2, branchId: null, bundlePercent: 20 }],
       ]);
 
       // A reader waits for free on chapter 2; chapter 5 (one of the newest two) is early access.

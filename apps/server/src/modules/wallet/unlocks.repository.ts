@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { discountedPrice, limitedFreeUnlock } from './campaigns.repository.ts';
@@ -50,6 +50,17 @@ interface ChapterForUnlock {
   new_reader_extra: number;
 }
 
+/**
+ * The book's unlock rules for the reader, to join as `r`: the variant of the reader's promotion branch (the account's
+ * stored branch, never what a client says) when the book has one, else the book's default row; no row: no rules
+ * (coins only). A visitor (`userId` null) gets the default. Put after `left join` (or `join`).
+ */
+export const readerRules = (bookId: SQL, userId: number | null) => sql`lateral (
+  select * from book_unlock_rules r0
+  where r0.book_id = ${bookId}
+    and (r0.branch_id is null or r0.branch_id = (select u.branch_id from users u where u.id = ${userId}::int))
+  order by r0.branch_id nulls last limit 1) r on true`;
+
 export const unlockId = (userId: number, chapterId: number) => `unlock:${userId}:${chapterId}`;
 
 async function one<T>(q: Queryable, query: ReturnType<typeof sql>): Promise<T | undefined> {
@@ -88,12 +99,18 @@ const waitOver = (userId: number, bookId: ReturnType<typeof sql>, extra: ReturnT
            where cu.user_id = ${userId}::int and cc.book_id = ${bookId} and cu.source = 'wait_free')
           <= ${extra}))`;
 
-/** The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now. */
+/**
+ * The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now, each at
+ * the price the reader would be charged for it now (a live discount for them taken off first); the bundle takes its
+ * percent off their sum, and what it saves is against buying them one by one now.
+ */
 async function bundleQuote(q: Queryable, userId: number, bookId: number) {
   const rows = rowsOf<{ chapter_id: number; price: number; percent: number }>(
     await q.execute(sql`
-      select c.id as chapter_id, c.price, r.bundle_percent as percent
-      from books b join book_unlock_rules r on r.book_id = b.id
+      select c.id as chapter_id,
+             ${discountedPrice({ id: sql`c.id`, bookId: sql`c.book_id`, price: sql`c.price` }, userId)} as price,
+             r.bundle_percent as percent
+      from books b join ${readerRules(sql`b.id`, userId)}
       join chapters c on c.book_id = b.id and c.price > 0 and c.publish_at is null
       where b.id = ${bookId}::int and b.published and r.bundle_percent > 0
         and not exists (select 1 from chapter_purchases p where p.user_id = ${userId}::int and p.chapter_id = c.id)
@@ -155,7 +172,7 @@ export function createUnlocksRepository(db: Database) {
                      c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
                      r.wait_minutes, r.rental_hours, coalesce(r.new_reader_extra, 0) as new_reader_extra
               from chapters c join books b on b.id = c.book_id
-              left join book_unlock_rules r on r.book_id = b.id
+              left join ${readerRules(sql`b.id`, p.userId)}
               where c.id = ${p.chapterId}::int and c.book_id = ${p.bookId}::int
                 and b.published and c.publish_at is null`,
         );
@@ -236,7 +253,7 @@ export function createUnlocksRepository(db: Database) {
           tx,
           sql`select coalesce(r.bundle_percent, 0) as percent
               from chapters c join books b on b.id = c.book_id
-              left join book_unlock_rules r on r.book_id = b.id
+              left join ${readerRules(sql`b.id`, p.userId)}
               where c.id = ${p.chapterId}::int and c.book_id = ${p.bookId}::int
                 and b.published and c.publish_at is null`,
         );
@@ -282,7 +299,7 @@ export function createUnlocksRepository(db: Database) {
                    ${waitOver(userId, sql`b.id`, sql`coalesce(r.new_reader_extra, 0)`)} as ready_now,
                    count(t.id)::int as usable, min(t.expires_at) as next_expires_at
             from chapters c join books b on b.id = c.book_id
-            left join book_unlock_rules r on r.book_id = b.id
+            left join ${readerRules(sql`b.id`, userId)}
             left join reading_tickets t on t.user_id = ${userId}::int and t.spent_at is null
               and t.expires_at > now() and (t.scope_book_ids is null or b.id = any(t.scope_book_ids))
               and (t.kind = 'presale' or c.number <= b.chapter_count - coalesce(r.early_access_chapters, 0))
