@@ -1,6 +1,7 @@
 export * from './catalog.ts';
 export * from './envelope.ts';
 export * from './gateway.ts';
+export * from './notices.ts';
 export * from './payments.ts';
 export * from './reading.ts';
 export * from './route-paths.ts';

@@ -41,4 +41,7 @@ export const routePaths = {
   readingProgress: { method: 'GET', url: '/api/user/reading_progress', base: 'dynamic' },
   handoff: { method: 'POST', url: '/api/user/handoff', base: 'dynamic' },
   redeemHandoff: { method: 'POST', url: '/api/user/handoff/redeem', base: 'dynamic' },
+  noticeStatus: { method: 'GET', url: '/api/notices/wechat', base: 'dynamic' },
+  noticeConfig: { method: 'POST', url: '/api/notices/wechat/config', base: 'dynamic' },
+  noticeSubscribed: { method: 'POST', url: '/api/notices/wechat/subscribed', base: 'dynamic' },
 } as const;

@@ -3,6 +3,7 @@ export * from './catalog.ts';
 export * from './images.ts';
 export * from './imports.ts';
 export * from './limits.ts';
+export * from './notices.ts';
 export * from './operators.ts';
 export * from './payments.ts';
 export * from './reading.ts';

@@ -3,6 +3,7 @@ import { createPasswordGuard } from '../../shared/passwords/password-guard.ts';
 import type { ModuleContext } from '../module-context.ts';
 import { accountRoutes } from './account.routes.ts';
 import { handoffRoutes } from './handoff.routes.ts';
+import { issueHandoff } from './handoff.service.ts';
 import identity from './identity.plugin.ts';
 import { createReadersConsoleRepository } from './readers.console.repository.ts';
 import { readerConsoleRoutes } from './readers.console.routes.ts';
@@ -67,5 +68,7 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
     readerIdsMatching: (text, field, limit) =>
       readerIdsMatching({ repo: readersRepo }, { text, field, limit }),
     sweepExpiredSessions: sweeper.sweep,
+    issueHandoff: (userId, to) =>
+      issueHandoff({ ...deps, publicOrigin: config.publicOrigin }, { userId, to }),
   };
 }

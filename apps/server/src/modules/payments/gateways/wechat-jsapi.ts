@@ -47,14 +47,17 @@ export interface WechatJsapi {
   bridgeParams(prepayId: string): BridgeParams;
 }
 
-export function createWechatJsapi(
-  opts: WechatJsapiOptions & { appid: string; privateKey: KeyObject; now: () => Date },
-): WechatJsapi {
-  if (!/^[0-9a-f]{32}$/i.test(opts.appSecret))
-    throw new Error("WeChat Pay: the official account's AppSecret is not 32 hexadecimal characters");
+/** The official account's web OAuth (snsapi_base): a code for the reader's openid. Notices bind readers with it too. */
+export type WechatOauth = Pick<WechatJsapi, 'authorizeUrl' | 'openidFor'>;
+
+export function createWechatOauth(opts: {
+  appid: string;
+  appSecret: string;
+  oauthBaseUrl?: string;
+  apiBaseUrl?: string;
+}): WechatOauth {
   const oauthBase = (opts.oauthBaseUrl ?? DEFAULT_WECHAT_OAUTH_BASE_URL).replace(/\/+$/, '');
   const apiBase = (opts.apiBaseUrl ?? DEFAULT_WECHAT_API_BASE_URL).replace(/\/+$/, '');
-
   return {
     authorizeUrl(returnUrl, state) {
       // WeChat reads these parameters in this order, and wants the #wechat_redirect fragment.
@@ -100,6 +103,16 @@ export function createWechatJsapi(
         return { ok: false, staleCode: false, reason: 'OAuth answer without openid' };
       return { ok: true, openid };
     },
+  };
+}
+
+export function createWechatJsapi(
+  opts: WechatJsapiOptions & { appid: string; privateKey: KeyObject; now: () => Date },
+): WechatJsapi {
+  if (!/^[0-9a-f]{32}$/i.test(opts.appSecret))
+    throw new Error("WeChat Pay: the official account's AppSecret is not 32 hexadecimal characters");
+  return {
+    ...createWechatOauth(opts),
 
     bridgeParams(prepayId) {
       const timeStamp = String(Math.floor(opts.now().getTime() / 1000));
