@@ -145,22 +145,20 @@ export async function noticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps) 
     scope.addContentTypeParser(['text/xml', 'application/xml'], { parseAs: 'string' }, (_req, body, done) =>
       done(null, body),
     );
-    scope
-      .withTypeProvider<TypeBoxTypeProvider>()
-      .post(
-        PUSH_PATH,
-        {
-          schema: { hide: true, querystring: PushQuery },
-          config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
-        },
-        async (req, reply) => {
-          if (!deps.settings) return reply.code(404).type('text/plain').send('');
-          const body = typeof req.body === 'string' ? req.body : '';
-          const outcome = await receivePush(deps, req.query, body);
-          if (outcome === 'refused') return reply.code(403).type('text/plain').send('');
-          // WeChat takes "success" (or an empty answer) as received.
-          return reply.type('text/plain').send('success');
-        },
-      );
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      PUSH_PATH,
+      {
+        schema: { hide: true, querystring: PushQuery },
+        config: { rateLimit: { max: 600, timeWindow: '1 minute' } },
+      },
+      async (req, reply) => {
+        if (!deps.settings) return reply.code(404).type('text/plain').send('');
+        const body = typeof req.body === 'string' ? req.body : '';
+        const outcome = await receivePush(deps, req.query, body);
+        if (outcome === 'refused') return reply.code(403).type('text/plain').send('');
+        // WeChat takes "success" (or an empty answer) as received.
+        return reply.type('text/plain').send('success');
+      },
+    );
   });
 }

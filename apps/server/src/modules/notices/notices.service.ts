@@ -159,6 +159,7 @@ export async function enqueueNotice(
     bookId: n.bookId ?? null,
     chapterNumber: n.chapterNumber ?? null,
     data: { thing1: short(n.title), thing2: short(n.text), time3: chinaTimeParts(at).text },
+    dueAt: at,
   };
   return (await deps.repo.enqueue([row])) === 1;
 }
