@@ -47,5 +47,6 @@ export type WechatConfig = Static<typeof WechatConfig>;
  * ids). Only shown back: the counts move on WeChat's own event push to the server, never on this.
  */
 export const NoticeSubscribedBody = Type.Object({
-  accepted: Type.Array(Type.String({ maxLength: 128 }), { maxItems: 8 }),
+  /** The accepted template ids, separated by commas (a form field). */
+  accepted: Type.String({ maxLength: 1024 }),
 });

@@ -59,7 +59,7 @@ export async function noticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps) 
   r.route({
     ...contractRoute(routes.noticeSubscribed, { preValidation: [requireSession] }),
     handler: async (req) => {
-      req.log.debug({ accepted: req.body.accepted.length }, 'the page says the reader subscribed');
+      req.log.debug({ accepted: req.body.accepted.split(',').length }, 'the page says the reader subscribed');
       return ok(await noticeStatus(deps, signedIn(req).userId));
     },
   });

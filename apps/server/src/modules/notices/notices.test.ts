@@ -187,7 +187,7 @@ describeDb('WeChat notices (the WeChat fake on loopback)', () => {
       method: 'POST',
       url: '/api/notices/wechat/subscribed',
       headers: { cookie: reader.cookie },
-      payload: { accepted: [TPL.new_chapter] },
+      payload: { accepted: TPL.new_chapter },
     });
     expect(told.json().data.templates[0]).toMatchObject({ kind: 'new_chapter', remaining: 0 });
 
