@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { backgroundLoop } from '../../shared/background-loop.ts';
+import { createWechatOauth } from '../../shared/wechat-oauth.ts';
 import type { ModuleContext } from '../module-context.ts';
-import { createWechatOauth } from '../payments/gateways/wechat-jsapi.ts';
 import type { NoticesPort } from './notices.port.ts';
 import { createNoticesRepository } from './notices.repository.ts';
 import { noticeRoutes } from './notices.routes.ts';

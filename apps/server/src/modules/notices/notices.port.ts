@@ -1,4 +1,4 @@
-import type { NoticeKind } from '../../config-notices.ts';
+import type { NoticeKind } from '@yueman/contract';
 
 /** What other modules may ask of the notices module. */
 export interface NoticesPort {

@@ -5,9 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
+import { safeLandingPath } from '../../shared/landing-path.ts';
 import { requireSession, signedIn } from '../../shared/signed-in.ts';
-import type { WechatOauth } from '../payments/gateways/wechat-jsapi.ts';
-import { safeLandingPath } from '../users/handoff.service.ts';
+import type { WechatOauth } from '../../shared/wechat-oauth.ts';
 import {
   BIND_PATH,
   NOTICE_LINK_PATH,
@@ -67,7 +67,8 @@ export async function noticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps) 
   const oauth = deps.oauth;
   const origin = deps.publicOrigin;
   /** Off to WeChat's silent OAuth, coming back to `path` with a code and this browser's state. */
-  const toOauth = (reply: FastifyReply, path: string, to: string) => {
+  const toOauth = (reply: FastifyReply, path: string, landing: string) => {
+    const to = landing.slice(origin.length);
     const state = randomBytes(16).toString('hex');
     reply.setCookie(STATE_COOKIE, state, {
       httpOnly: true,
@@ -99,7 +100,7 @@ export async function noticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps) 
       config: { session: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
     async (req, reply) => {
-      const to = safeLandingPath(req.query.to);
+      const to = `${origin}${safeLandingPath(req.query.to)}`;
       if (!deps.settings || !oauth || !req.user) return reply.redirect(to, 302);
       if (!req.query.code) return toOauth(reply, BIND_PATH, to);
       const openid = await openidOf(req, reply, req.query);
@@ -120,14 +121,14 @@ export async function noticeRoutes(app: FastifyInstance, deps: NoticeRouteDeps) 
       config: { session: true, rateLimit: { max: 30, timeWindow: '1 minute' } },
     },
     async (req, reply) => {
-      const to = safeLandingPath(req.query.to);
+      const to = `${origin}${safeLandingPath(req.query.to)}`;
       if (!deps.settings || !oauth) return reply.redirect(to, 302);
       if (!req.query.code) return toOauth(reply, NOTICE_LINK_PATH, to);
       const openid = await openidOf(req, reply, req.query);
       const userId = openid === undefined ? undefined : await deps.repo.userOfOpenid(openid);
       if (userId === undefined || userId === req.user?.userId) return reply.redirect(to, 302);
       try {
-        return reply.redirect((await deps.issueHandoff(userId, to)).url, 302);
+        return reply.redirect((await deps.issueHandoff(userId, to.slice(origin.length))).url, 302);
       } catch {
         // Too many links this hour: the page, as whoever this browser is.
         return reply.redirect(to, 302);

@@ -85,7 +85,7 @@ describeDb('WeChat notices (the WeChat fake on loopback)', () => {
       headers: { cookie: `${reader.cookie}; ymwx=${state}`, 'user-agent': WECHAT_UA },
     });
     expect(back.statusCode).toBe(302);
-    expect(back.headers.location).toBe('/book/1');
+    expect(back.headers.location).toBe(`${t.config.publicOrigin}/book/1`);
     return { ...reader, openid };
   }
 
@@ -416,6 +416,6 @@ describe('WeChat notices without their settings', () => {
       url: '/h5/wechat/bind?to=%2Fbook%2F1',
       headers: { cookie: reader.cookie },
     });
-    expect(bind.headers.location).toBe('/book/1');
+    expect(bind.headers.location).toBe(`${t.config.publicOrigin}/book/1`);
   });
 });
