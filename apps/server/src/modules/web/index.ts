@@ -21,6 +21,7 @@ export async function registerWeb(app: FastifyInstance, ctx: ModuleContext): Pro
       dynamicApiBase: config.dynamicApiBase,
       imageBase: config.imageBase,
       coverKey: config.coverKey.toString('hex'),
+      ...(config.notices ? { wechatNotices: true } : {}),
     },
   });
 }
