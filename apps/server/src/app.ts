@@ -11,6 +11,7 @@ import { registerImages } from './modules/images/index.ts';
 import { registerImporter } from './modules/importer/index.ts';
 import { registerMetrics } from './modules/metrics/index.ts';
 import type { ModuleContext, Ports } from './modules/module-context.ts';
+import { registerNotices } from './modules/notices/index.ts';
 import { registerOperators } from './modules/operators/index.ts';
 import { registerPayments } from './modules/payments/index.ts';
 import { registerSandbox } from './modules/sandbox/index.ts';
@@ -75,6 +76,7 @@ const MODULES = [
   ['payments', registerPayments],
   ['sandbox', registerSandbox],
   ['support', registerSupport],
+  ['notices', registerNotices],
   ['metrics', registerMetrics],
   ['web', registerWeb],
 ] as const;

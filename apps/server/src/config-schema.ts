@@ -257,6 +257,26 @@ export const configSchema = Type.Object(
       'https://api.weixin.qq.com',
       "the official account API's address (OAuth code to openid)",
     ),
+    WECHAT_NOTICE_TEMPLATES: optional(
+      'unset (no WeChat notices: the reader app offers no 更新提醒)',
+      'the official account\'s subscription notice templates per notice kind, `kind=template id` separated by commas (kinds: `new_chapter`, `wait_free`, `saved_up`, `ticket_expiring`); with it, WECHATPAY_APPID, WECHATPAY_APPSECRET and WECHAT_PUSH_TOKEN are required (docs/operations.md, "WeChat notices")',
+      {
+        pattern:
+          '^$|^\\s*(?:new_chapter|wait_free|saved_up|ticket_expiring)=[A-Za-z0-9_-]{1,128}\\s*(?:,\\s*(?:new_chapter|wait_free|saved_up|ticket_expiring)=[A-Za-z0-9_-]{1,128}\\s*)*$',
+        expected: 'kind=template id pairs separated by commas',
+      },
+    ),
+    WECHAT_PUSH_TOKEN: optional(
+      'unset',
+      "the Token set in the official account's server configuration (服务器配置): WeChat signs its event pushes with it",
+      { pattern: '^$|^[A-Za-z0-9]{3,32}$', expected: '3 to 32 letters or digits', writeOnly: true },
+    ),
+    NOTICES_PER_DAY: count(
+      3,
+      1,
+      20,
+      'WeChat notices one reader may get in one China day; the rest wait for the next day',
+    ),
     LOG_LEVEL: Type.String({
       default: 'info',
       pattern: '^(?:fatal|error|warn|info|debug|trace|silent)$',

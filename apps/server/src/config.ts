@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import envSchema, { type EnvSchemaOpt } from 'env-schema';
+import { type NoticeSettings, noticeSettings } from './config-notices.ts';
 import {
   type AlipaySettings,
   alipaySettings,
@@ -45,6 +46,8 @@ export interface Config {
   /** Real gateways: set when their keys are (config-payments.ts); their channels then go through them. */
   alipay: AlipaySettings | undefined;
   wechatPay: WechatPaySettings | undefined;
+  /** WeChat notices: set when their templates are (config-notices.ts); without them the feature hides itself. */
+  notices: NoticeSettings | undefined;
   payReconcileSeconds: number;
   /** AES-256-GCM key for covers, 32 bytes. */
   coverKey: Buffer;
@@ -226,6 +229,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     s3: s3Settings(env),
     alipay: alipaySettings(env),
     wechatPay: wechatPaySettings(env),
+    notices: noticeSettings(env),
     payReconcileSeconds: env.PAY_RECONCILE_SECONDS,
     coverKey: storedKey(env.COVER_KEY, dataDir, 'COVER_KEY'),
     pageGrantKey: storedKey(env.PAGE_GRANT_KEY, dataDir, 'PAGE_GRANT_KEY'),

@@ -35,10 +35,10 @@ export type GatewayApp = Awaited<ReturnType<typeof startGatewayApp>>;
  * For a test file: the gateway app made before its tests and closed after them, and the ledger's invariants checked
  * after each test. Its fields are there once the file's tests run.
  */
-export function gatewayAppPerFile(): GatewayApp {
+export function gatewayAppPerFile(o: { env?: Record<string, string> } = {}): GatewayApp {
   const app = {} as GatewayApp;
   beforeAll(async () => {
-    Object.assign(app, await startGatewayApp());
+    Object.assign(app, await startGatewayApp(o));
   });
   afterEach(async () => {
     await expectLedgerInvariants(app.t.db);

@@ -2,6 +2,7 @@ export * from './catalog.ts';
 export * from './envelope.ts';
 export * from './follows.ts';
 export * from './gateway.ts';
+export * from './notices.ts';
 export * from './payments.ts';
 export * from './reading.ts';
 export * from './route-paths.ts';

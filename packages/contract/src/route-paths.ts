@@ -45,4 +45,7 @@ export const routePaths = {
   follows: { method: 'GET', url: '/api/user/follows', base: 'dynamic' },
   saveFollows: { method: 'POST', url: '/api/user/follows', base: 'dynamic' },
   releaseCalendar: { method: 'GET', url: '/api/book/calendar', base: 'dynamic' },
+  noticeStatus: { method: 'GET', url: '/api/notices/wechat', base: 'dynamic' },
+  noticeConfig: { method: 'POST', url: '/api/notices/wechat/config', base: 'dynamic' },
+  noticeSubscribed: { method: 'POST', url: '/api/notices/wechat/subscribed', base: 'dynamic' },
 } as const;

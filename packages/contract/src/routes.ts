@@ -22,6 +22,7 @@ import {
   SuggestQuery,
 } from './catalog.ts';
 import { FollowList, ReleaseCalendar, SaveFollowsBody } from './follows.ts';
+import { NoticeStatus, NoticeSubscribedBody, WechatConfig, WechatConfigBody } from './notices.ts';
 import {
   LastPaidOrder,
   PayApplyApp,
@@ -412,6 +413,32 @@ export const routes = {
     body: RedeemHandoffBody,
     refusals: [429],
     data: UserInfo,
+  }),
+  noticeStatus: route({
+    ...routePaths.noticeStatus,
+    tag: 'account',
+    summary: '更新提醒：可订阅的模板与各自剩余的提醒次数（未开通则 404）',
+    session: 'required',
+    refusals: [404],
+    data: NoticeStatus,
+  }),
+  noticeConfig: route({
+    ...routePaths.noticeConfig,
+    tag: 'account',
+    summary: '更新提醒：为本站页面签名的 wx.config（未开通则 404）',
+    body: WechatConfigBody,
+    session: 'required',
+    refusals: [404, 429],
+    data: WechatConfig,
+  }),
+  noticeSubscribed: route({
+    ...routePaths.noticeSubscribed,
+    tag: 'account',
+    summary: '更新提醒：页面报告的订阅结果（只作显示，次数以微信推送为准）',
+    body: NoticeSubscribedBody,
+    session: 'required',
+    refusals: [404],
+    data: NoticeStatus,
   }),
 } as const;
 

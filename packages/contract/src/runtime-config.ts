@@ -7,5 +7,10 @@ export const RuntimeConfig = Type.Object({
   imageBase: Type.String(),
   /** 64 hex characters: the AES-256-GCM key of the encrypted covers. */
   coverKey: Type.String(),
+  /**
+   * WeChat notices are on: inside WeChat's own browser the book pages and chapters stay open (with 更新提醒), and a
+   * hand-off link is taken there, instead of asking the reader to open the system browser.
+   */
+  wechatNotices: Type.Optional(Type.Boolean()),
 });
 export type RuntimeConfig = Static<typeof RuntimeConfig>;

@@ -10,6 +10,7 @@ import type { CatalogPort } from './catalog/catalog.port.ts';
 import type { DrawMissingImage, ImagesPort } from './images/images.port.ts';
 import type { ImporterPort } from './importer/importer.port.ts';
 import type { MetricsPort } from './metrics/metrics.port.ts';
+import type { NoticesPort } from './notices/notices.port.ts';
 import type { OperatorsPort } from './operators/operators.port.ts';
 import type { PaymentsPort } from './payments/payments.port.ts';
 import type { SandboxPort } from './sandbox/sandbox.port.ts';
@@ -59,5 +60,6 @@ export interface Ports {
   payments: PaymentsPort;
   sandbox: SandboxPort;
   metrics: MetricsPort;
+  notices: NoticesPort;
   operators: OperatorsPort;
 }

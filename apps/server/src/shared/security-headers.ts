@@ -66,11 +66,13 @@ export function inlineScriptHashes(html: string): string[] {
 export function appPolicy(
   html: string,
   bases: { staticApiBase: string; dynamicApiBase: string; imageBase: string },
+  /** Other script origins: WeChat's JS-SDK host when WeChat notices are on. */
+  scriptOrigins: readonly string[] = [],
 ): string {
   const connect = originsOf(bases.staticApiBase, bases.dynamicApiBase, bases.imageBase);
   return [
     "default-src 'self'",
-    `script-src 'self' ${inlineScriptHashes(html).join(' ')}`,
+    `script-src 'self' ${[...scriptOrigins, ...inlineScriptHashes(html)].join(' ')}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob: ${originsOf(bases.imageBase).join(' ')}`,
     `connect-src 'self' ${connect.join(' ')}`,

@@ -15,6 +15,7 @@ import {
 } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createOfficialAccountFake } from './wechat-mp-fake.ts';
 
 export type TradeState = 'NOTPAY' | 'USERPAYING' | 'SUCCESS' | 'CLOSED' | 'REVOKED' | 'PAYERROR' | 'REFUND';
 
@@ -557,6 +558,8 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
   const bridgeCalls: { params: Json; errMsg: string; reason?: string }[] = [];
   let wechatUser = `o${randomBytes(14).toString('base64url')}`;
   openids.add(wechatUser);
+  // The official account's server API (access token, JS-SDK ticket, notices), at the same address as its OAuth.
+  const officialAccount = createOfficialAccountFake({ appid: opts.appid, appSecret, openids, now });
 
   /** As WeChat: straight back to redirect_uri with a one-use code (five minutes) and the state, for snsapi_base. */
   function authorize(res: ServerResponse, url: URL) {
@@ -641,6 +644,7 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
         return confirm(res, body);
       if (req.method === 'GET' && url.pathname === '/connect/oauth2/authorize') return authorize(res, url);
       if (req.method === 'GET' && url.pathname === '/sns/oauth2/access_token') return accessToken(res, url);
+      if (officialAccount.handle(res, req.method ?? '', url, body)) return;
       res.writeHead(404).end();
     });
   });
@@ -656,6 +660,8 @@ export async function startWechatPayFake(opts: WechatPayFakeOptions) {
     pay,
     /** The official account's AppSecret (WECHATPAY_APPSECRET). */
     appSecret,
+    /** The official account's server API: notices, the JS-SDK ticket, the event pushes. */
+    officialAccount,
     /** Who is signed in to the WeChat the browser runs in (the openid OAuth gives). */
     signInWechat(openid: string) {
       wechatUser = openid;

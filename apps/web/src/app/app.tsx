@@ -15,6 +15,7 @@ import {
   WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
 import { hasNewChapters, useShelfStore } from '../lib/shelf-store.ts';
+import { runtimeConfig } from '../lib/runtime-config.ts';
 import { goesToPcPage, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
 import { PwaStatus } from '../pwa/pwa-status.tsx';
 import { ScreenPage } from './lazy-screen.tsx';
@@ -113,10 +114,14 @@ function ClientGate() {
     started.current = true;
     // A hand-off link signs this browser in first: its screen starts the app once the account is settled, so no
     // visitor account is made for nothing.
-    if (pathname === handoffPath() && !isChatAppBrowser()) return;
+    // With WeChat notices on, WeChat's readers stay on books and chapters (where 更新提醒 is) and take a notice's
+    // hand-off link there.
+    const noticesInWechat = isWechatBrowser() && !!runtimeConfig.wechatNotices;
+    if (pathname === handoffPath() && (!isChatAppBrowser() || noticesInWechat)) return;
     if (isChatAppBrowser()) {
       const payingInWechat = isWechatBrowser() && WECHAT_PAY_PATHS.has(pathname);
-      if (pathname !== openInBrowserPath() && !payingInWechat)
+      const readingInWechat = noticesInWechat && pathname.startsWith('/book/');
+      if (pathname !== openInBrowserPath() && !payingInWechat && !readingInWechat)
         navigate(openInBrowserPath(pathname + search), { replace: true });
     } else if (goesToPcPage(search)) {
       if (pathname !== pcPath()) navigate(pcPath(), { replace: true });

@@ -4,6 +4,7 @@ export * from './dashboard.ts';
 export * from './images.ts';
 export * from './imports.ts';
 export * from './limits.ts';
+export * from './notices.ts';
 export * from './operators.ts';
 export * from './payments.ts';
 export * from './reading.ts';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '@yueman/contract';
 import { badRequest, tooManyRequests } from '../../shared/errors.ts';
+import { HANDOFF_PATH, safeLandingPath } from '../../shared/landing-path.ts';
 import { hashToken, issueSession } from './sessions.ts';
 import { type UsersDeps, userInfo } from './users.service.ts';
 
@@ -10,8 +11,8 @@ import { type UsersDeps, userInfo } from './users.service.ts';
 // the token travels in a link and a POST body, never in a logged URL of ours. Opening it in another browser signs
 // that browser in.
 
-/** The web app's screen the link opens. */
-export const HANDOFF_PATH = '/handoff';
+export { HANDOFF_PATH };
+
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const LIFETIME_MS = 10 * 60 * 1000;
 /** Links one account may ask for in an hour: a reader needs one or two. */
@@ -21,19 +22,7 @@ export interface HandoffDeps extends UsersDeps {
   publicOrigin: string;
 }
 
-/** A path of this site to land on, or the home page: `//host`, `/\host` and absolute addresses are not paths. */
-export function safeLandingPath(raw: string | undefined): string {
-  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return '/home';
-  try {
-    const url = new URL(raw, 'http://x');
-    if (url.host !== 'x') return '/home';
-    // Not back into the prompt or the hand-off itself.
-    if (url.pathname === '/open-in-browser' || url.pathname === HANDOFF_PATH) return '/home';
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return '/home';
-  }
-}
+export { safeLandingPath };
 
 /** A one-time link that signs another browser in to this account, landing on `to` (a path of this site). */
 export async function issueHandoff(

@@ -5,6 +5,7 @@ import { accountRoutes } from './account.routes.ts';
 import { createFollowsRepository } from './follows.repository.ts';
 import { followsRoutes } from './follows.routes.ts';
 import { handoffRoutes } from './handoff.routes.ts';
+import { issueHandoff } from './handoff.service.ts';
 import identity from './identity.plugin.ts';
 import { createReadersConsoleRepository } from './readers.console.repository.ts';
 import { readerConsoleRoutes } from './readers.console.routes.ts';
@@ -70,5 +71,7 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
     readerIdsMatching: (text, field, limit) =>
       readerIdsMatching({ repo: readersRepo }, { text, field, limit }),
     sweepExpiredSessions: sweeper.sweep,
+    issueHandoff: (userId, to) =>
+      issueHandoff({ ...deps, publicOrigin: config.publicOrigin }, { userId, to }),
   };
 }

@@ -18,4 +18,6 @@ export interface UsersPort {
   readerIdsMatching(input: string, field: string, limit?: number): Promise<number[]>;
   /** Removes sessions that ended before `now` (the session sweeper's pass); answers how many. */
   sweepExpiredSessions(now?: Date): Promise<number>;
+  /** A one-time link signing another browser in to this account, landing on `to` (handoff.service.ts). */
+  issueHandoff(userId: number, to: string): Promise<{ url: string }>;
 }

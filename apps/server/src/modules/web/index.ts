@@ -14,11 +14,14 @@ export async function registerWeb(app: FastifyInstance, ctx: ModuleContext): Pro
     // A quarter of STATIC_CACHE_MB; the kept static answers have the rest (app.ts).
     landingPageBytes: Math.floor(config.staticCacheBytes / 4),
     memory: ctx.memory,
+    // WeChat's JS-SDK (jweixin), loaded by the page only inside WeChat, for 更新提醒's subscribe tag.
+    scriptOrigins: config.notices ? ['https://res.wx.qq.com'] : [],
     runtimeConfig: {
       staticApiBase: config.staticApiBase,
       dynamicApiBase: config.dynamicApiBase,
       imageBase: config.imageBase,
       coverKey: config.coverKey.toString('hex'),
+      ...(config.notices ? { wechatNotices: true } : {}),
     },
   });
 }

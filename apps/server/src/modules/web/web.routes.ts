@@ -60,6 +60,8 @@ export async function webRoutes(
   opts: {
     webDist: string;
     runtimeConfig: RuntimeConfig;
+    /** Script origins beyond our own the pages may load (WeChat's JS-SDK when WeChat notices are on). */
+    scriptOrigins?: readonly string[];
     /** The image host's answer to an image URL; false when the URL is not one. */
     serveImage: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
     /** A free chapter for the reader's page (first-data.ts); null for any other chapter. */
@@ -110,7 +112,7 @@ export async function webRoutes(
   }
 
   // The policy hashes the page's own inline scripts; the first-data block is data the browser does not run.
-  const policy = appPolicy(indexHtml, opts.runtimeConfig);
+  const policy = appPolicy(indexHtml, opts.runtimeConfig, opts.scriptOrigins);
   // The pay page's frame may come back to the app itself (the cashier returns there), so same-origin framing stays.
   const pages = new LandingPages(indexHtml, opts.landingPageBytes);
   opts.memory?.add('landing', { bytes: () => pages.bytes(), limitBytes: pages.maxBytes });

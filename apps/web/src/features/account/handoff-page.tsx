@@ -4,8 +4,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { startApp } from '../../app/start.ts';
 import { redeemHandoff } from '../../lib/api/handoff.ts';
 import { homePath, loginPath, openInBrowserPath } from '../../lib/paths.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
 import { sitePath } from '../../lib/safe-links.ts';
-import { isChatAppBrowser } from '../../lib/user-agent.ts';
+import { isChatAppBrowser, isWechatBrowser } from '../../lib/user-agent.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import './account.css';
 
@@ -27,7 +28,9 @@ export default function HandoffPage() {
     if (started.current) return;
     started.current = true;
     // Still inside the chat app (its back button, a reload): the prompt again, never spending the link here.
-    if (isChatAppBrowser()) return void navigate(openInBrowserPath(to), { replace: true });
+    // (With WeChat notices on, a notice's link hands the account over inside WeChat itself.)
+    if (isChatAppBrowser() && !(isWechatBrowser() && runtimeConfig.wechatNotices))
+      return void navigate(openInBrowserPath(to), { replace: true });
     const finish = (path: string) => {
       void startApp();
       navigate(path, { replace: true });

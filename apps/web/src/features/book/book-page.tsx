@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { BookTile } from '../../components/book-list.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
+import { WechatNotice } from '../../components/wechat-notice.tsx';
 import { useBookDetail } from '../../lib/api/book-detail.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { positiveId } from '../../lib/paths.ts';
@@ -43,6 +44,7 @@ export default function BookPage() {
       <TopBar title={book.title} />
       <BookHeader book={book} />
       <BookActions book={book} lastNumber={lastChapter?.number ?? 0} />
+      <WechatNotice kind="new_chapter" />
       {waitFree && <WaitFreeNote bookId={book.bookId} waitMinutes={waitFree.waitMinutes} />}
       <section className="book-section">
         <p className="book-abstract">{book.abstractContent}</p>

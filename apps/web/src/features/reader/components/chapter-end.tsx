@@ -1,4 +1,5 @@
 import { ServiceLinks } from '../../../components/service-links.tsx';
+import { WechatNotice } from '../../../components/wechat-notice.tsx';
 
 /** Below the last page: 本话完, the way on to the next chapter (or word that this is the newest), service links. */
 export function ChapterEnd({ nextNumber, onNext }: { nextNumber: number; onNext(): void }) {
@@ -10,7 +11,10 @@ export function ChapterEnd({ nextNumber, onNext }: { nextNumber: number; onNext(
           继续阅读下一话
         </button>
       ) : (
-        <p className="reader-end-last">已经是最新一话啦，敬请期待</p>
+        <>
+          <p className="reader-end-last">已经是最新一话啦，敬请期待</p>
+          <WechatNotice kind="new_chapter" />
+        </>
       )}
       <ServiceLinks />
     </div>
