@@ -15,7 +15,7 @@ const PASS_MS = 60_000;
 
 /**
  * WeChat notices (更新提醒): readers bind their WeChat and subscribe inside it; one background job finds the events
- * (a wait for free ended, tickets about to end), takes what other modules enqueue, and sends through the official
+ * (a wait for free ended, tickets about to end, new chapters of followed books, 攒更 piles reached), takes what other modules enqueue, and sends through the official
  * account. Without WECHAT_NOTICE_TEMPLATES its calls answer 404 更新提醒未开通 and no job runs.
  */
 export async function registerNotices(app: FastifyInstance, ctx: ModuleContext): Promise<NoticesPort> {
@@ -28,6 +28,7 @@ export async function registerNotices(app: FastifyInstance, ctx: ModuleContext):
     mp: settings && createWechatMp(settings),
     publicOrigin: ctx.config.publicOrigin,
     log,
+    pileTold: (userId, bookId, chapter) => ctx.ports.users.pileTold(userId, bookId, chapter),
   };
   await noticeRoutes(app, {
     ...deps,

@@ -3,6 +3,7 @@ import type { NoticeKind } from '../../config-notices.ts';
 import type { Database } from '../../db/client.ts';
 import {
   books,
+  follows,
   noticeConsents,
   noticeOutbox,
   noticePushEvents,
@@ -11,6 +12,7 @@ import {
   unlockWaitClocks,
   wechatOpenids,
 } from '../../db/schema/index.ts';
+import { rowsOf } from '../../shared/rows.ts';
 
 /** A notice owed, as the entry point takes it: one per (eventKey, userId), whatever calls it twice. */
 export interface NoticeToEnqueue {
@@ -308,6 +310,63 @@ export function createNoticesRepository(db: Database) {
           ),
         )
         .groupBy(readingTickets.userId);
+    },
+
+    /**
+     * Followed books with a released chapter newer than the follow has seen, of bound readers who still allow the
+     * template and did not ask for 攒更 instead (a pile's readers are told by `pilesReached`): the newest chapter.
+     */
+    async followedReleases(templateId: string, limit: number) {
+      return rowsOf<{
+        userId: number;
+        bookId: number;
+        title: string;
+        latest: number;
+      }>(
+        await db.execute(sql`
+        select f.user_id as "userId", f.book_id as "bookId", b.title, n.latest
+        from ${follows} f
+        join ${books} b on b.id = f.book_id and b.published
+        join ${wechatOpenids} o on o.user_id = f.user_id
+        join ${noticeConsents} k on k.user_id = f.user_id and k.template_id = ${templateId} and k.remaining > 0
+        cross join lateral (
+          select max(c.number) as latest from chapters c where c.book_id = f.book_id and c.publish_at is null
+        ) n
+        where f.pile_up = 0 and n.latest > f.seen_chapter
+          and not exists (
+            select 1 from ${noticeOutbox} x
+            where x.user_id = f.user_id and x.event_key = 'new_chapter:' || f.book_id || ':' || n.latest)
+        order by f.user_id, f.book_id limit ${limit}`),
+      );
+    },
+
+    /**
+     * Follows whose 攒更 is reached (at least `pile_up` released chapters after both the chapter read and the newest
+     * one the reader was last told of), of bound readers who still allow the template.
+     */
+    async pilesReached(templateId: string, limit: number) {
+      return rowsOf<{
+        userId: number;
+        bookId: number;
+        title: string;
+        latest: number;
+        piled: number;
+      }>(
+        await db.execute(sql`
+        select f.user_id as "userId", f.book_id as "bookId", b.title, n.latest, n.piled
+        from ${follows} f
+        join ${books} b on b.id = f.book_id and b.published
+        join ${wechatOpenids} o on o.user_id = f.user_id
+        join ${noticeConsents} k on k.user_id = f.user_id and k.template_id = ${templateId} and k.remaining > 0
+        left join ${readingProgress} p on p.user_id = f.user_id and p.book_id = f.book_id
+        cross join lateral (
+          select count(*)::int as piled, coalesce(max(c.number), 0) as latest from chapters c
+          where c.book_id = f.book_id and c.publish_at is null
+            and c.number > greatest(f.pile_told_chapter, coalesce(p.chapter_number, 0))
+        ) n
+        where f.pile_up > 0 and n.piled >= f.pile_up
+        order by f.user_id, f.book_id limit ${limit}`),
+      );
     },
   };
 }

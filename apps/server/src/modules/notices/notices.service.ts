@@ -15,6 +15,8 @@ export interface NoticesDeps {
   publicOrigin: string;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** The reader was told of a 攒更 pile up to this chapter (the users module keeps follows): the next counts on. */
+  pileTold?: (userId: number, bookId: number, chapter: number) => Promise<void>;
 }
 
 /** Where the web app's chapters and pages are. */
@@ -164,7 +166,13 @@ export async function enqueueNotice(
   return (await deps.repo.enqueue([row])) === 1;
 }
 
-/** Waits for free ended in the last day and tickets ending within a day, owed to readers who allow them. */
+/** How many follows one pass looks at per kind: the rest wait for the next pass (a minute later). */
+const FOLLOWS_PER_PASS = 500;
+
+/**
+ * Waits for free ended in the last day, tickets ending within a day, new chapters of followed books and 攒更 piles
+ * reached, owed to readers who allow them.
+ */
 export async function findEvents(deps: NoticesDeps) {
   const { settings } = configured(deps);
   const now = deps.now?.() ?? new Date();
@@ -198,6 +206,38 @@ export async function findEvents(deps: NoticesDeps) {
         title: `${t.count}张阅读券即将过期`,
         text: `${chinaTimeParts(soonest).text}前使用`,
       });
+      if (fresh) made++;
+    }
+  }
+  const newChapterTemplate = settings.templates.new_chapter;
+  if (newChapterTemplate) {
+    for (const f of await deps.repo.followedReleases(newChapterTemplate, FOLLOWS_PER_PASS)) {
+      const fresh = await enqueueNotice(deps, {
+        userId: f.userId,
+        kind: 'new_chapter',
+        eventKey: `new_chapter:${f.bookId}:${f.latest}`,
+        bookId: f.bookId,
+        chapterNumber: f.latest,
+        title: f.title,
+        text: `第${f.latest}话已更新`,
+      });
+      if (fresh) made++;
+    }
+  }
+  const savedUpTemplate = settings.templates.saved_up;
+  if (savedUpTemplate) {
+    for (const f of await deps.repo.pilesReached(savedUpTemplate, FOLLOWS_PER_PASS)) {
+      const fresh = await enqueueNotice(deps, {
+        userId: f.userId,
+        kind: 'saved_up',
+        eventKey: `saved_up:${f.bookId}:${f.latest}`,
+        bookId: f.bookId,
+        chapterNumber: f.latest - f.piled + 1,
+        title: f.title,
+        text: `已攒${f.piled}话，更新至第${f.latest}话`,
+      });
+      // Told once: the next pile counts from this one's newest chapter, whether or not this pass made the row.
+      await deps.pileTold?.(f.userId, f.bookId, f.latest);
       if (fresh) made++;
     }
   }

@@ -3,7 +3,7 @@
 // only, the outbox sent once by two runners at once, a crash between WeChat's acceptance and our mark, 43101, other
 // refusals retried, an unsubscribe, the daily limit at China midnight, the events found (wait for free, tickets),
 // and the notice's link back into the chapter through the hand-off. Without the settings the feature hides itself.
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayApp, gatewayAppPerFile } from '../../../test/real-gateways.ts';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
@@ -11,6 +11,8 @@ import { describeDb } from '../../../test/test-database.ts';
 import { registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
 import {
   books,
+  chapters,
+  follows,
   noticeConsents,
   noticeOutbox,
   readingTickets,
@@ -20,9 +22,14 @@ import { createNoticesRepository } from './notices.repository.ts';
 import { enqueueNotice, findEvents, type NoticesDeps, sendDue } from './notices.service.ts';
 import { createWechatMp } from './wechat-mp.ts';
 
-const TPL = { new_chapter: 'TplNewChapter0001', wait_free: 'TplWaitFree00001', ticket: 'TplTicketEnds001' };
+const TPL = {
+  new_chapter: 'TplNewChapter0001',
+  wait_free: 'TplWaitFree00001',
+  ticket: 'TplTicketEnds001',
+  saved_up: 'TplSavedUp000001',
+};
 const NOTICE_ENV = {
-  WECHAT_NOTICE_TEMPLATES: `new_chapter=${TPL.new_chapter}, wait_free=${TPL.wait_free},ticket_expiring=${TPL.ticket}`,
+  WECHAT_NOTICE_TEMPLATES: `new_chapter=${TPL.new_chapter}, wait_free=${TPL.wait_free},ticket_expiring=${TPL.ticket},saved_up=${TPL.saved_up}`,
   WECHAT_PUSH_TOKEN: 'yuemanpush',
 };
 const WECHAT_UA =
@@ -41,6 +48,7 @@ describeDb('WeChat notices (the WeChat fake on loopback)', () => {
     oa.registerTemplate(TPL.new_chapter);
     oa.registerTemplate(TPL.wait_free);
     oa.registerTemplate(TPL.ticket);
+    oa.registerTemplate(TPL.saved_up);
     oa.setSiteOrigin(t.config.publicOrigin);
   });
 
@@ -389,6 +397,62 @@ describeDb('WeChat notices (the WeChat fake on loopback)', () => {
     expect(decodeURIComponent(ticket?.page ?? '')).toContain('to=/user/tickets');
     const consents = await t.db.select().from(noticeConsents).where(eq(noticeConsents.userId, reader.userId));
     expect(consents.every((c) => c.remaining === 0)).toBe(true);
+  });
+  it('finds new chapters of followed books and 攒更 piles reached, for readers who allow them, once each', async () => {
+    const reader = await boundReader();
+    const stranger = await registerVisitor(t);
+    await accept(reader, TPL.new_chapter);
+    await accept(reader, TPL.saved_up);
+    // Two demo books with their newest released chapter.
+    const newest = await t.db
+      .select({ bookId: chapters.bookId, number: chapters.number })
+      .from(chapters)
+      .where(isNull(chapters.publishAt))
+      .orderBy(chapters.bookId, desc(chapters.number));
+    const latest = new Map<number, number>();
+    for (const c of newest) if (!latest.has(c.bookId)) latest.set(c.bookId, c.number);
+    const long = [...latest].filter(([, n]) => n >= 4);
+    const [released, releasedLatest] = long[0] ?? [];
+    const [piled, piledLatest] = long[1] ?? [];
+    if (!released || !piled || !releasedLatest || !piledLatest) throw new Error('demo books too short');
+    await t.db.insert(follows).values([
+      // Seen up to the chapter before the newest: the newest came out since.
+      { userId: reader.userId, bookId: released, seenChapter: releasedLatest - 1 },
+      // 攒更 3, told up to three chapters ago, nothing read: the pile is reached.
+      {
+        userId: reader.userId,
+        bookId: piled,
+        seenChapter: piledLatest - 3,
+        pileUp: 3,
+        pileToldChapter: piledLatest - 3,
+      },
+      { userId: stranger.userId, bookId: released, seenChapter: 0 },
+    ]);
+    const deps = depsAt(new Date(), {
+      pileTold: async (userId, bookId, chapter) => {
+        await t.db
+          .update(follows)
+          .set({ pileToldChapter: chapter })
+          .where(and(eq(follows.userId, userId), eq(follows.bookId, bookId)));
+      },
+    });
+    expect(await findEvents(deps)).toBe(2);
+    expect(await findEvents(deps)).toBe(0);
+    expect((await outboxOf(stranger.userId)).length).toBe(0);
+    await sendDue(deps);
+    const sent = sentTo(reader.openid);
+    const fresh = sent.find((s) => s.templateId === TPL.new_chapter);
+    expect(fresh?.data.thing2?.value).toBe(`第${releasedLatest}话已更新`);
+    expect(decodeURIComponent(fresh?.page ?? '')).toContain(`to=/book/read/${released}/${releasedLatest}`);
+    const pile = sent.find((s) => s.templateId === TPL.saved_up);
+    expect(pile?.data.thing2?.value).toBe(`已攒3话，更新至第${piledLatest}话`);
+    // The link opens the first chapter of the pile.
+    expect(decodeURIComponent(pile?.page ?? '')).toContain(`to=/book/read/${piled}/${piledLatest - 2}`);
+    const [told] = await t.db
+      .select()
+      .from(follows)
+      .where(and(eq(follows.userId, reader.userId), eq(follows.bookId, piled)));
+    expect(told?.pileToldChapter).toBe(piledLatest);
   });
 });
 

@@ -37,7 +37,8 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
 
   await usersRoutes(app, { ...deps, registerPerHour: config.registerPerHour });
   await readingProgressRoutes(app, { repo: createProgressRepository(ctx.db) });
-  await followsRoutes(app, { repo: createFollowsRepository(ctx.db) });
+  const followsRepo = createFollowsRepository(ctx.db);
+  await followsRoutes(app, { repo: followsRepo });
   await handoffRoutes(app, { ...deps, publicOrigin: config.publicOrigin });
   await accountRoutes(app, {
     ...deps,
@@ -73,5 +74,6 @@ export async function registerUsers(app: FastifyInstance, ctx: ModuleContext): P
     sweepExpiredSessions: sweeper.sweep,
     issueHandoff: (userId, to) =>
       issueHandoff({ ...deps, publicOrigin: config.publicOrigin }, { userId, to }),
+    pileTold: (userId, bookId, chapter) => followsRepo.pileTold(userId, bookId, chapter),
   };
 }

@@ -20,4 +20,6 @@ export interface UsersPort {
   sweepExpiredSessions(now?: Date): Promise<number>;
   /** A one-time link signing another browser in to this account, landing on `to` (handoff.service.ts). */
   issueHandoff(userId: number, to: string): Promise<{ url: string }>;
+  /** The reader was told of a follow's 攒更 pile up to `chapter`: the next pile counts from there. */
+  pileTold(userId: number, bookId: number, chapter: number): Promise<void>;
 }

@@ -132,6 +132,8 @@ export async function setBookUnlockRules(
     });
     return after.rules;
   });
+  deps.changed?.();
+  return saved;
 }
 
 /**
@@ -143,7 +145,7 @@ export async function deleteBookUnlockRules(
   deps: UnlockRulesConsoleDeps,
   input: { id: number; branchId: number; by: Actor },
 ): Promise<UnlockRules> {
-  return deps.repo.transaction(async (tx) => {
+  const rules = await deps.repo.transaction(async (tx) => {
     const book = await deps.repo.book(input.id, tx, true);
     if (!book) throw bookNotFound();
     const before = await read(deps.repo, tx, input.id, book.chapterCount, input.branchId);
@@ -158,6 +160,8 @@ export async function deleteBookUnlockRules(
     });
     return (await read(deps.repo, tx, input.id, book.chapterCount, null)).rules;
   });
+  // The book's detail is a kept answer: a deleted variant changes nothing it shows today, but clearing keeps one rule
+  // for every save of the rules.
   deps.changed?.();
-  return saved;
+  return rules;
 }
