@@ -14,8 +14,8 @@ import {
   userPath,
   WECHAT_PAY_PATHS,
 } from '../lib/paths.ts';
-import { hasNewChapters, useShelfStore } from '../lib/shelf-store.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
+import { hasNewChapters, useShelfStore } from '../lib/shelf-store.ts';
 import { goesToPcPage, isChatAppBrowser, isWechatBrowser } from '../lib/user-agent.ts';
 import { PwaStatus } from '../pwa/pwa-status.tsx';
 import { ScreenPage } from './lazy-screen.tsx';
