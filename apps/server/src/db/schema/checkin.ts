@@ -31,7 +31,7 @@ export const checkinRewards = pgTable(
 /**
  * One reader's check-in on one China-time day: unique (user, day), so two tabs or two servers claiming at once make
  * one row, and the reward is paid in the same transaction as the row (coins under the transfer id
- * `checkin:{userId}:{day}`, tickets under the grant ids `checkin:{userId}:{day}:{n}`).
+ * `checkin:{id}`, tickets under the grant ids `checkin:{id}:{n}`, made from this row's id).
  */
 export const checkinClaims = pgTable(
   'checkin_claims',

@@ -41,12 +41,12 @@ export function createCheckinRepository(db: Database) {
       return made;
     },
 
-    /** Coins from system:bonus under `checkin:{userId}:{day}` (a second credit of one claim moves nothing). */
-    payCoins: (tx: Queryable, a: { userId: number; day: string; amount: number }) =>
+    /** Coins from system:bonus under `checkin:{claimId}` (a second credit of one claim moves nothing). */
+    payCoins: (tx: Queryable, a: { claimId: number; userId: number; day: string; amount: number }) =>
       ledger.credit(
         tx,
         {
-          transferId: `checkin:${a.userId}:${a.day}`,
+          transferId: `checkin:${a.claimId}`,
           kind: 'bonus',
           userId: a.userId,
           amount: a.amount,
@@ -55,10 +55,11 @@ export function createCheckinRepository(db: Database) {
         'system:bonus',
       ),
 
-    /** Reading tickets under the grant ids `checkin:{userId}:{day}:{n}`; answers how many were made. */
+    /** Reading tickets under the grant ids `checkin:{claimId}:{n}`; answers how many were made. */
     async payTickets(
       tx: Queryable,
       a: {
+        claimId: number;
         userId: number;
         day: string;
         count: number;
@@ -69,7 +70,7 @@ export function createCheckinRepository(db: Database) {
     ) {
       if (a.count <= 0) return 0;
       const rows = Array.from({ length: a.count }, (_, i) => ({
-        grantId: `checkin:${a.userId}:${a.day}:${i + 1}`,
+        grantId: `checkin:${a.claimId}:${i + 1}`,
         userId: a.userId,
         kind: a.kind,
         scopeBookIds: a.scope,

@@ -66,7 +66,7 @@ export async function checkinState(
 /**
  * Checks the reader in for the China day of `at`. The reader's row lock queues their claims (two tabs, two servers);
  * the unique (user, day) key keeps one claim whatever happens; coins and tickets are paid in the same transaction
- * under ids made from the reader and the day. A second claim of the day pays nothing and answers `claimed: false`
+ * under ids made from the claim's row. A second claim of the day pays nothing and answers `claimed: false`
  * with what the first one paid.
  */
 export async function claimCheckin(
@@ -106,9 +106,18 @@ export async function claimCheckin(
     });
     // The reader's lock makes a second claim of the day impossible here; a collision must roll the reward back.
     if (!made) throw new Error('a check-in collided with an earlier one');
-    if (reward.coins > 0) await repo.payCoins(tx, { userId: input.userId, day: today, amount: reward.coins });
+    if (reward.coins > 0) {
+      const posted = await repo.payCoins(tx, {
+        claimId: made.id,
+        userId: input.userId,
+        day: today,
+        amount: reward.coins,
+      });
+      if (!posted) throw new Error('a check-in’s coins collided with an earlier transfer');
+    }
     if (reward.tickets > 0) {
       const paid = await repo.payTickets(tx, {
+        claimId: made.id,
         userId: input.userId,
         day: today,
         count: reward.tickets,

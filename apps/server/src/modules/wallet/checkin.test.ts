@@ -202,8 +202,9 @@ describeDb('daily check-in', () => {
         'later',
       ]);
       const tickets = await ticketsOf(reader.userId);
+      const day7 = (await claimsOf(reader.userId)).find((c) => c.day === '2026-04-07');
       expect(tickets.map((x) => [x.grantId, x.kind, x.reason])).toEqual([
-        [`checkin:${reader.userId}:2026-04-07:1`, 'read', '签到奖励 2026-04-07'],
+        [`checkin:${day7?.id}:1`, 'read', '签到奖励 2026-04-07'],
       ]);
       expect(tickets[0]?.expiresAt.toISOString()).toBe(
         new Date(china('2026-04-07 12:00:00.000').getTime() + 7 * 86_400_000).toISOString(),
