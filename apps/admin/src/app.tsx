@@ -24,6 +24,7 @@ const RevenuePage = lazy(() => import('./pages/revenue.tsx'));
 const DashboardPage = lazy(() => import('./pages/dashboard.tsx'));
 const PacksPage = lazy(() => import('./pages/packs.tsx'));
 const CampaignsPage = lazy(() => import('./pages/campaigns.tsx'));
+const CheckinPage = lazy(() => import('./pages/checkin.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
 const ReadersPage = lazy(() => import('./pages/readers.tsx'));
@@ -73,6 +74,7 @@ export function App() {
                   <Route path="/revenue" element={screen('/revenue', <RevenuePage />)} />
                   <Route path="/packs" element={screen('/packs', <PacksPage />)} />
                   <Route path="/campaigns" element={screen('/campaigns', <CampaignsPage />)} />
+                  <Route path="/checkin" element={screen('/checkin', <CheckinPage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />
                   <Route path="/readers" element={screen('/readers', <ReadersPage />)} />
                   <Route path="/readers/:userId" element={screen('/readers', <ReaderPage />)} />

@@ -1,6 +1,7 @@
 import {
   AuditOutlined,
   BookOutlined,
+  CalendarOutlined,
   CloudUploadOutlined,
   CustomerServiceOutlined,
   DashboardOutlined,
@@ -62,6 +63,7 @@ export const MENU: MenuEntry[] = [
   { path: '/revenue', name: '营收', icon: <FundOutlined />, roles: REVENUE_READERS },
   { path: '/packs', name: '套餐与支付', icon: <GiftOutlined />, roles: PACK_VIEWERS },
   { path: '/campaigns', name: '限免与折扣', icon: <TagsOutlined />, roles: CATALOGUE_WRITERS },
+  { path: '/checkin', name: '每日签到', icon: <CalendarOutlined />, roles: READER_VIEWERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
   {
     path: '/readers',

@@ -23,6 +23,7 @@ const SOURCE_NAMES: Record<string, string> = {
   campaign: '活动',
   first_visit: '首访礼包',
   branch_offer: '渠道福利',
+  checkin: '每日签到',
 };
 
 /** The reader page's 阅读券 tab: each ticket's kind, what it unlocks, where it came from, its expiry and state. */

@@ -29,6 +29,8 @@ export const routePaths = {
   consumption: { method: 'GET', url: '/api/user/consumption', base: 'dynamic' },
   unlockChapter: { method: 'POST', url: '/api/book/chapter/unlock', base: 'dynamic' },
   tickets: { method: 'GET', url: '/api/user/tickets', base: 'dynamic' },
+  checkin: { method: 'GET', url: '/api/user/checkin', base: 'dynamic' },
+  claimCheckin: { method: 'POST', url: '/api/user/checkin/claim', base: 'dynamic' },
   recharge: { method: 'GET', url: '/api/user/recharge', base: 'dynamic' },
   lastPaidOrder: { method: 'GET', url: '/api/pay/last_paid_order', base: 'dynamic' },
   payApply: { method: 'GET', url: '/h5/pay/apply', base: 'dynamic' },

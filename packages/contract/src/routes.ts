@@ -51,6 +51,8 @@ import {
 import {
   BuyChapterQuery,
   BuyChapterResult,
+  CheckinClaim,
+  CheckinState,
   ConsumptionPage,
   ConsumptionQuery,
   TicketList,
@@ -295,6 +297,20 @@ export const routes = {
     summary: '我的阅读券：可用在前，先到期在前',
     session: 'required',
     data: TicketList,
+  }),
+  checkin: route({
+    ...routePaths.checkin,
+    tag: 'money',
+    summary: '每日签到：本周期七天的奖励、今天是否已签到、连续签到天数（中国时间）',
+    session: 'required',
+    data: CheckinState,
+  }),
+  claimCheckin: route({
+    ...routePaths.claimCheckin,
+    tag: 'money',
+    summary: '签到：每个中国时间日一次，发放当天奖励；重复签到不再发放（claimed 为 false）',
+    session: 'required',
+    data: CheckinClaim,
   }),
 
   // payments

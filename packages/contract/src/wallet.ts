@@ -110,3 +110,40 @@ export const ReadingTicket = Type.Object({
 export type ReadingTicket = Static<typeof ReadingTicket>;
 export const TicketList = Type.Object({ list: Type.Array(ReadingTicket) });
 export type TicketList = Static<typeof TicketList>;
+
+// Daily check-in (签到): one claim per China day per account, a streak, the day's reward from a seven-day cycle.
+/** What one day of the check-in cycle pays: coins, reading tickets of a kind, both or nothing (all 0). */
+export const CheckinReward = Type.Object({
+  coins: Type.Integer(),
+  tickets: Type.Integer(),
+  ticketKind: Type.Union([Type.Literal('read'), Type.Literal('presale')]),
+  /** How many days each ticket stays usable. */
+  ticketDays: Type.Integer(),
+});
+export type CheckinReward = Static<typeof CheckinReward>;
+/** One day of the cycle as the streak calendar shows it: checked in, today's (to claim or claimed), or to come. */
+export const CheckinDay = Type.Object({
+  /** 1 to 7: day 8 of a streak pays day 1's reward again. */
+  day: Type.Integer(),
+  reward: CheckinReward,
+  state: Type.Union([Type.Literal('claimed'), Type.Literal('today'), Type.Literal('later')]),
+});
+export type CheckinDay = Static<typeof CheckinDay>;
+export const CheckinState = Type.Object({
+  /** Today in China time, YYYY-MM-DD. */
+  today: Type.String(),
+  claimedToday: Type.Boolean(),
+  /** Days checked in running, today included when claimed (0: the streak has restarted). */
+  streak: Type.Integer(),
+  /** The current cycle's seven days. */
+  days: Type.Array(CheckinDay),
+});
+export type CheckinState = Static<typeof CheckinState>;
+/** The answer of a claim: the state after it, whether this call claimed (false: today was claimed before). */
+export const CheckinClaim = Type.Object({
+  ...CheckinState.properties,
+  claimed: Type.Boolean(),
+  /** What today's check-in paid (this call's, or the earlier one's). */
+  reward: CheckinReward,
+});
+export type CheckinClaim = Static<typeof CheckinClaim>;

@@ -3,6 +3,7 @@
 import { auditRoutes } from './audit.ts';
 import { booksRoutes } from './books.ts';
 import { campaignsRoutes } from './campaigns.ts';
+import { checkinConsoleRoutes } from './checkin.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { homeRoutes } from './home.ts';
 import { importsRoutes } from './imports.ts';
@@ -16,6 +17,7 @@ import { unlockConsoleRoutes } from './unlocks.ts';
 export * from './audit.ts';
 export * from './books.ts';
 export * from './campaigns.ts';
+export * from './checkin.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
 export * from './home.ts';
@@ -41,6 +43,7 @@ export const adminRoutes = {
   ...unlockConsoleRoutes,
   ...dashboardRoutes,
   ...campaignsRoutes,
+  ...checkinConsoleRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

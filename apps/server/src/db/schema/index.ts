@@ -1,5 +1,6 @@
 export * from './campaigns.ts';
 export * from './catalog.ts';
+export * from './checkin.ts';
 export * from './dashboard.ts';
 export * from './images.ts';
 export * from './imports.ts';

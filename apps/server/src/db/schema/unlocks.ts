@@ -62,7 +62,10 @@ export const readingTickets = pgTable(
   },
   (t) => [
     check('reading_tickets_kind', sql`${t.kind} in ('read', 'presale')`),
-    check('reading_tickets_source', sql`${t.source} in ('grant', 'campaign', 'first_visit', 'branch_offer')`),
+    check(
+      'reading_tickets_source',
+      sql`${t.source} in ('grant', 'campaign', 'first_visit', 'branch_offer', 'checkin')`,
+    ),
     check('reading_tickets_rental', sql`${t.rentalHours} is null or ${t.rentalHours} > 0`),
     check(
       'reading_tickets_spent',

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { campaignsConsoleRoutes } from './campaigns.console.routes.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
+import { checkinConsoleRoutes } from './checkin.console.routes.ts';
+import { createCheckinRepository } from './checkin.repository.ts';
+import { checkinRoutes } from './checkin.routes.ts';
 import { createCoinsConsoleRepository } from './coins.console.repository.ts';
 import { coinsConsoleRoutes } from './coins.console.routes.ts';
 import { createTicketsConsoleRepository } from './tickets.console.repository.ts';
@@ -50,6 +53,10 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
     repo: createCampaignsRepository(ctx.db),
     audit: (q, entry) => ctx.ports.operators.audit(q, entry),
   });
+  // Daily check-in: the readers' claims, and the console's rewards and claims per day (owners and finance set them).
+  const checkinRepo = createCheckinRepository(ctx.db);
+  await checkinRoutes(app, { repo: checkinRepo });
+  await checkinConsoleRoutes(app, { repo: checkinRepo, audit });
   return {
     balanceOf: deps.repo.balanceOf,
     ownedChapters: deps.repo.ownedChapters,

@@ -17,6 +17,7 @@ import {
   ticketsPath,
 } from '../../lib/paths.ts';
 import { isVip, useUserStore } from '../../lib/user-store.ts';
+import { CheckinCard } from './checkin-card.tsx';
 import './user.css';
 
 async function copy(text: string, what: string) {
@@ -106,6 +107,8 @@ export default function UserPage() {
           充值
         </Link>
       </section>
+
+      {userInfo && <CheckinCard />}
 
       {!vip && (
         <Link to={purchasePath()} className="user-vip-banner">
