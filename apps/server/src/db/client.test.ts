@@ -55,13 +55,19 @@ describeDb('database client', () => {
           'chapter_purchases',
           'chapter_unlocks',
           'chapters',
+          'checkin_claims',
+          'checkin_rewards',
           'contacts',
+          'dashboard_days',
+          'dashboard_summary_days',
+          'follows',
           'handoff_tokens',
           'hot_words',
           'image_assets',
           'import_jobs',
         ],
-        ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'operator_sessions', 'operators'],
+        ...['ledger_accounts', 'ledger_entries', 'ledger_transfers'],
+        ...['notice_consents', 'notice_outbox', 'notice_push_events', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
         ...[
           'rate_limits',
@@ -73,7 +79,7 @@ describeDb('database client', () => {
         ],
         ...['sandbox_refunds', 'search_terms', 'sessions', 'showcase_entries', 'unlock_campaigns'],
         'unlock_wait_clocks',
-        ...['users', 'vip_adjustments', 'visit_marks'],
+        ...['users', 'vip_adjustments', 'visit_marks', 'wechat_openids'],
       ]);
       // Migration 0002 creates the ledger's system accounts; 0018 the operators' adjustments.
       const system = await opened.db.execute(sql`select code from ledger_accounts order by code`);
