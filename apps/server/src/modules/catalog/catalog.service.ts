@@ -110,7 +110,8 @@ export async function bookDetail(
 
 /**
  * The book's chapters with what the list marks for this reader (bought, rented, early access, wait-for-free,
- * ticket), all computed in one query; alreadyBuy is true while any right beyond free is live.
+ * ticket, the price under a live discount), all computed in one query; alreadyBuy is true while any right beyond
+ * free is live.
  */
 export async function chapterList(
   { repo, unlocks }: CatalogDeps,
@@ -124,6 +125,8 @@ export async function chapterList(
   for (const c of chapters) {
     const m = marks.get(c.chapterId);
     if (!m) continue;
+    // The price shown is the price charged now (a live discount for this reader), as read_chapter's refusal says.
+    c.price = m.priceNow;
     if (m.unlockSource) {
       c.alreadyBuy = true;
       c.unlockSource = m.unlockSource;

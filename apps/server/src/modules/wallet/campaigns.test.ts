@@ -349,7 +349,7 @@ describeDb('campaigns: limited-time free and discounts', () => {
       expect(transfers.map((x) => x.amount).sort()).toEqual([1, 6, 6]);
     });
 
-    it('read_chapter’s refusal shows one price, the one charged now: info.price and bookPrice as unlockOptions.coins', async () => {
+    it('read_chapter’s refusal and the chapter list show one price, the one charged now: info.price and bookPrice as unlockOptions.coins', async () => {
       const { bookId, chapters } = await newBook(t.db, { prices: [0, 20], vipFree: false });
       const mine = await registerVisitor(t);
       const other = await registerVisitor(t);
@@ -366,6 +366,19 @@ describeDb('campaigns: limited-time free and discounts', () => {
         code: 999,
         data: { price: 20, bookPrice: 20, unlockOptions: { coins: { price: 20 } } },
       });
+      // The chapter list shows each reader the same price as the prompt: 15 in the branch, 20 outside it.
+      const listed = async (reader: TestVisitor) =>
+        (
+          (
+            await t.app.inject({
+              method: 'POST',
+              url: `/api/book/chapter/list?bookId=${bookId}`,
+              headers: { cookie: reader.cookie },
+            })
+          ).json().data as { number: number; price: number }[]
+        ).map((c) => c.price);
+      expect(await listed(mine)).toEqual([0, 15]);
+      expect(await listed(other)).toEqual([0, 20]);
       expect((await buy(mine, nth(chapters, 1).id)).json().data.charged).toBe(15);
       expect((await read(mine, bookId, 2)).json()).toMatchObject({ code: 200, data: { price: 20 } });
     });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
-import { limitedFreeEnd } from './campaigns.repository.ts';
+import { discountedPrice, limitedFreeEnd } from './campaigns.repository.ts';
 import { readerRules } from './unlocks.repository.ts';
 import type { ChapterMark } from './wallet.port.ts';
 
@@ -17,6 +17,7 @@ export function createUnlockReadsRepository(db: Database) {
       const rows = rowsOf<{
         chapter_id: number;
         price: number;
+        price_now: number;
         early: boolean;
         wait_minutes: number | null;
         ready_at: Date | string;
@@ -33,6 +34,7 @@ export function createUnlockReadsRepository(db: Database) {
               and (scope_book_ids is null or ${bookId}::int = any(scope_book_ids))
           )
           select c.id as chapter_id, c.price,
+                 ${discountedPrice({ id: sql`c.id`, bookId: sql`c.book_id`, price: sql`c.price` }, userId ?? sql`null`)} as price_now,
                  c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
                  r.wait_minutes,
                  coalesce(w.ready_at, now()) as ready_at,
@@ -56,6 +58,7 @@ export function createUnlockReadsRepository(db: Database) {
         const locked = r.price > 0 && r.source === null;
         return {
           chapterId: r.chapter_id,
+          priceNow: r.price_now,
           unlockSource: r.source,
           unlockEndsAt: ms(r.ends_at),
           earlyAccess: r.early,

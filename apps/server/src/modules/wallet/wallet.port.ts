@@ -18,6 +18,8 @@ export interface PaidOrder {
 /** What the chapter list marks on one chapter for one reader (docs/api.md, chapter/list). */
 export interface ChapterMark {
   chapterId: number;
+  /** The coins the chapter costs this reader now: its price less a live discount campaign for them. */
+  priceNow: number;
   /** The live right to read it beyond free: bought, a stored unlock not ended, or a live limited-free campaign. */
   unlockSource: 'bought' | 'wait_free' | 'ticket' | 'limited_free' | null;
   unlockEndsAt: number | null;
