@@ -62,20 +62,31 @@ export const useShelfStore = create<ShelfState>()(
           )
         )
           return;
+        // A follow made on this device that the account does not hold yet (its call still on the way, or failed and
+        // to be sent at the next pull) stays: an answer that left before the tap must not take it back.
+        const held = new Set(list.map((f) => f.bookId));
+        const pending = favourites.filter((b) => !held.has(b.bookId) && !follows[b.bookId]?.synced);
         set({
-          favourites: list.map((f) => f.book),
-          follows: Object.fromEntries(
-            list.map((f) => [
-              f.bookId,
-              {
-                seenChapter: f.seenChapter,
-                latestChapter: f.latestChapter,
-                unread: f.unread,
-                pileUp: f.pileUp,
-                synced: true,
-              },
-            ]),
-          ),
+          favourites: [...pending, ...list.map((f) => f.book)],
+          follows: Object.fromEntries([
+            ...pending.flatMap((b) => {
+              const meta = follows[b.bookId];
+              return meta ? [[b.bookId, meta] as const] : [];
+            }),
+            ...list.map(
+              (f) =>
+                [
+                  f.bookId,
+                  {
+                    seenChapter: f.seenChapter,
+                    latestChapter: f.latestChapter,
+                    unread: f.unread,
+                    pileUp: f.pileUp,
+                    synced: true,
+                  },
+                ] as const,
+            ),
+          ]),
         });
       },
       setFollowMeta: (bookId, meta) =>
@@ -90,11 +101,13 @@ export const useShelfStore = create<ShelfState>()(
           return { follows: { ...s.follows, [bookId]: { ...was, ...meta } } };
         }),
       toggleFavourite: (book) =>
-        set((s) =>
-          s.favourites.some((b) => b.bookId === book.bookId)
-            ? { favourites: s.favourites.filter((b) => b.bookId !== book.bookId) }
-            : { favourites: [book, ...s.favourites] },
-        ),
+        set((s) => {
+          // A follow made again starts unsynced: the account learns of it from this device's call.
+          const { [book.bookId]: _dropped, ...follows } = s.follows;
+          return s.favourites.some((b) => b.bookId === book.bookId)
+            ? { favourites: s.favourites.filter((b) => b.bookId !== book.bookId), follows }
+            : { favourites: [book, ...s.favourites], follows };
+        }),
       isFavourite: (bookId) => get().favourites.some((b) => b.bookId === bookId),
       // Newest first; one entry per book holding the last chapter read.
       recordReading: (book, number) =>
