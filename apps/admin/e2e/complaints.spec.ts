@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, logIn, shot, test } from './fixtures.ts';
+import { phoneReader } from './readers-kit.ts';
 
 // The complaints inbox: a reader reports a page from the reader's menu (举报此页) on a phone; customer service opens
 // the complaint, follows its page link (the reader opens at that page), takes it (处理中), adds a note and marks it
@@ -18,22 +19,7 @@ test('support handles a reported page from its link: 处理中, a note, 已处�
   operators,
 }) => {
   // The reader, on a phone: chapter 2 of book 1, page 3, 举报此页.
-  const phone = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'zh-CN',
-    timezoneId: 'Asia/Shanghai',
-    // A phone's browser, as the reader app's own browser tests are.
-    userAgent:
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36',
-  });
-  const reader = await phone.newPage();
-  await reader.goto('/home');
-  await reader.waitForFunction(
-    () => JSON.parse(localStorage.getItem('ym-user') ?? '{}').state?.userInfo?.userId > 0,
-  );
+  const { context: phone, page: reader } = await phoneReader(browser);
   await reader.goto('/book/read/1/2?title=x');
   await expect(reader.locator('.reader-page-img').first()).toBeVisible({ timeout: 60_000 });
   await expect(reader.locator('.reader-pages [data-page]').nth(2)).toBeAttached({ timeout: 60_000 });
