@@ -9,6 +9,8 @@ const root = new URL('../..', import.meta.url).pathname;
 
 export default defineConfig({
   testDir: './e2e',
+  // The demo data directory the specs' own servers start from a copy of (e2e/own-server.ts).
+  globalSetup: './e2e/demo-data.ts',
   outputDir: `../../.tmp/e2e-results-${port}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from '@playwright/test';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const root = new URL('../../..', import.meta.url).pathname;
 
-/** A port of its own for a spec's server, beside the suite's (E2E_PORT) and the other specs' (offset 1-19). */
+/** A port of its own for a spec's server, beside the suite's (E2E_PORT) and the other specs' (offsets 1-39; 40 is the global setup's, demo-data.ts). */
 export const ownPort = (offset: number) => Number(process.env.E2E_PORT ?? 18900) + offset;
 
 export interface OwnServer {
@@ -18,6 +18,11 @@ export interface OwnServer {
 /**
  * A server of a spec's own (the built one, as `npm start` runs it) on a fresh data directory with the demo library,
  * for settings the suite's server does not have (a gateway's keys, …); answers once /healthz does.
+ *
+ * The fresh data directory is a copy of the one the suite's global setup made (demo-data.ts, `E2E_DEMO_DATA_DIR`),
+ * as a second start of the same build would find it: initdb and drawing the demo library once per run instead of once
+ * per spec (15 s or more each on 2 cores, and past a minute on a loaded machine). Another build (`main`) or another
+ * database starts fresh.
  */
 export async function startOwnServer(o: {
   port: number;
@@ -27,9 +32,17 @@ export async function startOwnServer(o: {
   main?: string;
   /** Reuse this data directory (a restart); a new one otherwise. */
   dataDir?: string;
+  /** How long to wait for /healthz. */
+  timeoutMs?: number;
 }): Promise<OwnServer> {
   const origin = `http://127.0.0.1:${o.port}`;
   const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), `yueman-e2e-${o.name}-`));
+  const env = { ...process.env, ...o.env };
+  const demo = process.env.E2E_DEMO_DATA_DIR;
+  const fresh = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  if (demo && fresh && !o.main && !env.DATABASE_URL && (env.DEMO_LIBRARY ?? 'true') === 'true') {
+    cpSync(demo, dataDir, { recursive: true });
+  }
   const server: ChildProcess = spawn(
     process.execPath,
     [o.main ?? path.join(root, 'apps/server/dist/main.js')],
@@ -49,17 +62,14 @@ export async function startOwnServer(o: {
       },
     },
   );
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  await expect
-    .poll(
-      () =>
-        fetch(`${origin}/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(200);
+  let running = true;
+  const exited = new Promise<void>((resolve) =>
+    server.once('exit', () => {
+      running = false;
+      resolve();
+    }),
+  );
+  await healthy(origin, () => running, o.timeoutMs ?? 90_000);
   return {
     origin,
     dataDir,
@@ -69,4 +79,19 @@ export async function startOwnServer(o: {
       if (!o.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until the server at `origin` answers /healthz with 200; fails at once when it has exited. */
+async function healthy(origin: string, running: () => boolean, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (!running()) throw new Error(`the server for ${origin} exited before answering /healthz`);
+    const status = await fetch(`${origin}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await sleep(250);
+  }
+  throw new Error(`the server for ${origin} did not answer /healthz within ${timeoutMs / 1000} s`);
 }
