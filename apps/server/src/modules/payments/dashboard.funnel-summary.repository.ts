@@ -2,12 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { dashboardFunnelDays } from '../../db/schema/index.ts';
 import { chinaDate } from '../../shared/china-time.ts';
-import { rowsOf } from '../../shared/rows.ts';
 import {
   type DaySummaryPart,
   dayIndex,
-  dayList,
   type SummaryWindow,
+  serialReads,
+  summarisedDay,
 } from './dashboard.day-ranges.repository.ts';
 import { COHORT_DAYS } from './dashboard.raw.repository.ts';
 
@@ -93,7 +93,7 @@ const events = (cohortFrom: Date, cohortTo: Date, eventFrom: Date, eventTo: Date
  * the summarised event days of the window's cohorts and the events of the other days, raw.
  */
 export function createFunnelSummary(db: Database) {
-  const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
+  const rows = serialReads(db);
 
   /** Events of [eventFrom, eventTo) of the visits of [cohortFrom, cohortTo), per cohort day, event day and branch. */
   async function raw(cohortFrom: Date, cohortTo: Date, eventFrom: Date, eventTo: Date): Promise<FunnelRow[]> {
@@ -142,7 +142,7 @@ export function createFunnelSummary(db: Database) {
                sum(revenue) as revenue
         from dashboard_funnel_days
         where cohort_day >= ${chinaDate(w.from)}::date and cohort_day < ${chinaDate(w.to)}::date
-          and event_day = any(${dayList(w.summarised)})
+          and ${summarisedDay(sql.raw('event_day'), w.summarised)}
         group by branch_id`);
       const byBranch = new Map<
         number,

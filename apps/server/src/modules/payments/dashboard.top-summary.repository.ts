@@ -6,9 +6,10 @@ import { rowsOf } from '../../shared/rows.ts';
 import {
   type DaySummaryPart,
   dayIndex,
-  dayList,
   inSpans,
   type SummaryWindow,
+  serialReads,
+  summarisedDay,
 } from './dashboard.day-ranges.repository.ts';
 import type { BookAggregate, ChapterAggregate } from './dashboard.raw.repository.ts';
 
@@ -102,7 +103,7 @@ export function createTopSummary(db: Database): DaySummaryPart & ReturnType<type
         },
       };
     },
-    ...reads(rows),
+    ...reads(serialReads(db)),
   };
 }
 
@@ -118,7 +119,7 @@ function reads(rows: <T>(query: ReturnType<typeof sql>) => Promise<T[]>) {
         with spent as (
           select book_id, sum(coins) as coins from (
             select d.book_id, d.coins from dashboard_unlock_days d
-            where d.day = any(${dayList(w.summarised)}) and d.coins > 0
+            where ${summarisedDay(sql.raw('d.day'), w.summarised)} and d.coins > 0
             union all
             select c.book_id, cp.price from chapter_purchases cp join chapters c on c.id = cp.chapter_id
             where ${inSpans(sql.raw('cp.created_at'), w.live)} and cp.price > 0
@@ -160,7 +161,7 @@ function reads(rows: <T>(query: ReturnType<typeof sql>) => Promise<T[]>) {
       const found = await rows<Record<string, unknown>>(sql`
         with u as (
           select d.chapter_id, d.coins, d.unlocks from dashboard_chapter_days d
-          where d.day = any(${dayList(w.summarised)})
+          where ${summarisedDay(sql.raw('d.day'), w.summarised)}
           union all
           select r.chapter_id, r.price, 1 from (${unsummarised(w)}) r
         ), agg as (
@@ -199,7 +200,7 @@ function reads(rows: <T>(query: ReturnType<typeof sql>) => Promise<T[]>) {
           select d.book_id, d.branch_id, d.coins_unlocks, d.coins, d.free_unlocks, d.wait_free_unlocks,
                  d.ticket_unlocks
           from dashboard_unlock_days d
-          where d.day = any(${dayList(w.summarised)})
+          where ${summarisedDay(sql.raw('d.day'), w.summarised)}
           union all
           select c.book_id, r.branch_id, (x.how = 'coins')::int, x.price, (x.how = 'free')::int,
                  (x.how = 'wait_free')::int, (x.how = 'ticket')::int
