@@ -107,6 +107,12 @@ test('an owner finds a paid order, reads its whole story, and sees it in revenue
   await expect(rows.nth(1)).toContainText('已支付');
   await expect(rows.nth(1)).toContainText(`¥${(paid.amount / 100).toFixed(2)}`);
   await expect(rows.first()).toContainText('待支付');
+  // The date filter reads at 1440 px: each of its two dates in a box wide enough for a whole date.
+  const dates = page.locator('.ant-pro-query-filter .ant-picker-range input');
+  await expect(dates).toHaveCount(2);
+  for (const input of await dates.all()) {
+    expect((await input.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(110);
+  }
   await shot(page, 'orders');
 
   // The filters: the order number finds one; a state narrows the list.

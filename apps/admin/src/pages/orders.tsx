@@ -140,6 +140,9 @@ export default function OrdersPage() {
       dataIndex: 'createdRange',
       valueType: 'dateRange',
       hideInTable: true,
+      // Two of the form's columns: in one, the long label left the two dates unreadably narrow at 1440 px.
+      colSize: 2,
+      fieldProps: { style: { width: '100%' } },
       search: { transform: (value: [string, string]) => ({ from: value[0], to: value[1] }) },
     },
     {

@@ -78,5 +78,8 @@ export const visitMarks = pgTable(
     uniqueIndex('visit_marks_once').on(t.branchId, t.visitorId),
     // The dashboard's funnel: the first visits of a range of days.
     index('visit_marks_by_created_at').on(t.createdAt),
+    // The funnel's summary: the visits of an account made, or of an account's order paid, on a day.
+    index('visit_marks_by_visitor').on(t.visitorId),
+    index('visit_marks_by_user').on(t.userId).where(sql`${t.userId} is not null`),
   ],
 );

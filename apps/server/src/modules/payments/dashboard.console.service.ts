@@ -18,7 +18,8 @@ const UNLOCK_ROWS = 50;
 /**
  * The console's first screen: for the China day `date` (today by default), the day and the 7 and 30 days that end
  * with it; the 30 days' trend; and over the window `days` (7 by default) the top books and chapters, the funnel of
- * each promotion branch and the unlocks by how. Every figure is summed from the tables the service writes.
+ * each promotion branch and the unlocks by how. Every figure equals the sum over the tables the service writes; settled
+ * days come from the dashboard's summaries.
  */
 export async function dashboard(
   deps: DashboardDeps,
@@ -31,14 +32,21 @@ export async function dashboard(
   const startOf = (days: number) => new Date(end.getTime() - days * DAY_MS);
   const trendStart = startOf(TREND_DAYS);
   const days = input.days ?? 7;
+  const now = input.now ?? new Date();
+  // The settled days the reads may take from the summaries: the trend's, and the 30 days after for the funnel.
+  const done = await deps.repo.summarise(
+    trendStart,
+    new Date(end.getTime() + (TREND_DAYS + 1) * DAY_MS),
+    now,
+  );
 
   const [daily, payers, books, chapters, funnel, byUnlock] = await Promise.all([
-    deps.repo.daily(trendStart, end, input.now ?? new Date()),
+    deps.repo.daily(trendStart, end, now),
     deps.repo.payingReaders(DASHBOARD_WINDOWS.map(startOf), end),
-    deps.repo.topBooks(startOf(days), end, TOP),
-    deps.repo.topChapters(startOf(days), end, TOP),
-    deps.repo.funnel(startOf(days), end),
-    deps.repo.byUnlock(startOf(days), end, UNLOCK_ROWS),
+    deps.repo.topBooks(startOf(days), end, TOP, done),
+    deps.repo.topChapters(startOf(days), end, TOP, done),
+    deps.repo.funnel(startOf(days), end, done),
+    deps.repo.byUnlock(startOf(days), end, UNLOCK_ROWS, done),
   ]);
 
   const byDay = new Map(daily.map((d) => [d.day, d]));

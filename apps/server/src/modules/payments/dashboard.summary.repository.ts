@@ -1,10 +1,18 @@
 import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { dashboardDays, dashboardSummaryDays } from '../../db/schema/index.ts';
+import {
+  dashboardChapterDays,
+  dashboardDays,
+  dashboardFunnelDays,
+  dashboardSummaryDays,
+  dashboardUnlockDays,
+} from '../../db/schema/index.ts';
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { type DaySummaryPart, dayIndex, daysOf, spans } from './dashboard.day-ranges.repository.ts';
+import { createFunnelSummary } from './dashboard.funnel-summary.repository.ts';
+import { createTopSummary } from './dashboard.top-summary.repository.ts';
 
-const DAY_MS = 86_400_000;
 /**
  * How long after a China midnight the day before counts as closed: a transaction that began before midnight (its
  * now() is its start) may still be writing that day's rows when the clock passes it.
@@ -26,26 +34,6 @@ export interface DayFigures {
 const FIGURES = ['paidOrders', 'revenue', 'firstPayers', 'refunds', 'refundedAmount', 'newReaders'] as const;
 const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
-const dayIndex = (column: ReturnType<typeof sql.raw>, start: Date) =>
-  sql`floor(extract(epoch from (${column} - ${iso(start)}::timestamptz)) / 86400)::int`;
-
-/** The China days [from, to) as 'YYYY-MM-DD' (from and to China midnights). */
-const daysOf = (from: Date, to: Date) =>
-  Array.from({ length: Math.round((to.getTime() - from.getTime()) / DAY_MS) }, (_, i) => chinaDate(from, i));
-
-/** Consecutive runs of days (sorted) as [from, to) instants. */
-function spans(days: string[]): Array<{ from: Date; to: Date }> {
-  const out: Array<{ from: Date; to: Date }> = [];
-  for (const d of [...days].sort()) {
-    const day = chinaDay(d);
-    if (!day) continue;
-    const last = out.at(-1);
-    if (last && last.to.getTime() === day.from.getTime()) last.to = day.to;
-    else out.push({ ...day });
-  }
-  return out;
-}
-
 /**
  * The dashboard's daily summary (tables dashboard_days and dashboard_summary_days). A China day is summarised once
  * it is settled: closed (its end SETTLE_MS in the past) and without a refund still processing that was asked that
@@ -56,6 +44,8 @@ function spans(days: string[]): Array<{ from: Date; to: Date }> {
  * write the same rows; the second's insert changes nothing.
  */
 export function createDashboardSummary(db: Database) {
+  // Written with the daily figures, the same days in the same transaction: the top lists and unlocks, the funnel.
+  const parts: DaySummaryPart[] = [createTopSummary(db), createFunnelSummary(db)];
   const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
 
   /** Straight from the raw tables: per China day of [from, to) and branch. */
@@ -138,6 +128,8 @@ export function createDashboardSummary(db: Database) {
       const wanted = new Set(days);
       const figures = (await raw(span.from, span.to)).filter((f) => wanted.has(f.date));
       const inSpan = daysOf(span.from, span.to).filter((d) => wanted.has(d));
+      const computed: Array<Awaited<ReturnType<DaySummaryPart['compute']>>> = [];
+      for (const part of parts) computed.push(await part.compute(span.from, span.to));
       await db.transaction(async (tx) => {
         // Marks first: a concurrent summariser of the same day waits here, then inserts nothing.
         const marked = await tx
@@ -155,22 +147,30 @@ export function createDashboardSummary(db: Database) {
             .values(values.slice(i, i + 1000))
             .onConflictDoNothing();
         }
+        for (const c of computed) await c.write(tx, mine);
       });
     }
   }
 
+  /** Summarises the settled days of [from, to) not yet summarised; answers the days of [from, to) summarised. */
+  async function summarise(from: Date, to: Date, now: Date): Promise<Set<string>> {
+    const done = await summarised(from, to);
+    const ready = (await settled(from, to, now)).filter((d) => !done.has(d));
+    if (ready.length > 0) await store(ready);
+    for (const d of ready) done.add(d);
+    return done;
+  }
+
   return {
     raw,
+    summarise,
 
     /**
      * Per China day of [from, to) and branch: summarised days from the summary (summarising the settled days
      * missing from it first), the others straight from the raw tables.
      */
     async days(from: Date, to: Date, now: Date): Promise<DayFigures[]> {
-      const done = await summarised(from, to);
-      const ready = (await settled(from, to, now)).filter((d) => !done.has(d));
-      if (ready.length > 0) await store(ready);
-      for (const d of ready) done.add(d);
+      const done = await summarise(from, to, now);
       const kept = await db
         .select()
         .from(dashboardDays)
@@ -193,6 +193,9 @@ export function createDashboardSummary(db: Database) {
         const chunk = days.slice(i, i + 500);
         await db.transaction(async (tx) => {
           await tx.delete(dashboardDays).where(inArray(dashboardDays.day, chunk));
+          await tx.delete(dashboardChapterDays).where(inArray(dashboardChapterDays.day, chunk));
+          await tx.delete(dashboardUnlockDays).where(inArray(dashboardUnlockDays.day, chunk));
+          await tx.delete(dashboardFunnelDays).where(inArray(dashboardFunnelDays.eventDay, chunk));
           await tx.delete(dashboardSummaryDays).where(inArray(dashboardSummaryDays.day, chunk));
         });
       }

@@ -2,14 +2,29 @@
 // paid late, left unpaid), refunds (succeeding at once, or processing and settled later, either way) across China
 // midnights, with the dashboard reading now and then as the clock moves; every read equals the raw computation, and
 // settled days do end up in the summary. Then a backfill: days written before the summary existed (or rewritten in
-// the past) are summarised by the first read, or again by a rebuild.
+// the past) are summarised by the first read, or again by a rebuild. The same runs also make first visits (some
+// registering, some marked with an old account), chapter purchases, lasting ticket unlocks and wait-for-free unlocks
+// (an ended one replaced in place by the next, as the wallet does) and reading: the top books and chapters, the
+// unlocks by book and branch and the funnel read through the summaries equal the raw computation at every read.
 import { asc, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, describeDb, type TestDatabase } from '../../../test/test-database.ts';
-import { payChannels, payConfigs, payOrders, payRefunds, users } from '../../db/schema/index.ts';
+import {
+  chapterPurchases,
+  chapters,
+  payChannels,
+  payConfigs,
+  payOrders,
+  payRefunds,
+  readingTickets,
+  users,
+  visitMarks,
+} from '../../db/schema/index.ts';
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { createDashboardRepository } from './dashboard.console.repository.ts';
+import { createDashboardRawReads } from './dashboard.raw.repository.ts';
 import { createDashboardSummary, type DayFigures } from './dashboard.summary.repository.ts';
 
 type Step =
@@ -19,7 +34,11 @@ type Step =
   | { op: 'pay_late'; order: number }
   | { op: 'refund'; order: number; settled: boolean }
   | { op: 'settle'; refund: number; success: boolean }
-  | { op: 'read' };
+  | { op: 'read' }
+  | { op: 'visit'; branch: number; marked: number | null }
+  | { op: 'buy'; reader: number; chapter: number; free: boolean }
+  | { op: 'unlock'; reader: number; chapter: number; ticket: boolean }
+  | { op: 'progress'; reader: number; book: number };
 
 const BRANCHES = [-2, 7001, 7002];
 const pick = fc.integer({ min: 0, max: 1000 });
@@ -52,6 +71,33 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     weight: 1,
   },
   { arbitrary: fc.constant({ op: 'read' as const }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('visit' as const),
+      branch: fc.constantFrom(...BRANCHES),
+      marked: fc.option(pick, { nil: null }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('buy' as const),
+      reader: pick,
+      chapter: pick,
+      free: fc.boolean(),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('unlock' as const),
+      reader: pick,
+      chapter: pick,
+      ticket: fc.boolean(),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ op: fc.constant('progress' as const), reader: pick, book: pick }), weight: 1 },
 );
 
 const sorted = (rows: DayFigures[]) =>
@@ -61,6 +107,7 @@ const DAY_MS = 86_400_000;
 describeDb('the dashboard’s daily summary', () => {
   let db: TestDatabase;
   let shop: { configId: number; channel: string };
+  let library: Array<{ id: number; bookId: number; price: number }> = [];
   let seq = 0;
 
   beforeAll(async () => {
@@ -68,13 +115,24 @@ describeDb('the dashboard’s daily summary', () => {
     const [config] = await db.db.select().from(payConfigs).orderBy(asc(payConfigs.id)).limit(1);
     const [channel] = await db.db.select().from(payChannels).limit(1);
     shop = { configId: config?.id as number, channel: channel?.subTypeCode as string };
+    library = await db.db
+      .select({ id: chapters.id, bookId: chapters.bookId, price: chapters.price })
+      .from(chapters)
+      .orderBy(asc(chapters.id))
+      .limit(12);
   });
   afterAll(() => db?.close());
 
-  const register = async (branchId: number, at: Date) => {
+  const register = async (branchId: number, at: Date, visitorId?: string) => {
     const [row] = await db.db
       .insert(users)
-      .values({ account: `ydsum${++seq}`, passwordHash: 'x', visitorId: `vs${seq}`, branchId, createdAt: at })
+      .values({
+        account: `ydsum${++seq}`,
+        passwordHash: 'x',
+        visitorId: visitorId ?? `vs${seq}`,
+        branchId,
+        createdAt: at,
+      })
       .returning({ id: users.id });
     return row?.id as number;
   };
@@ -117,6 +175,45 @@ describeDb('the dashboard’s daily summary', () => {
     return row?.id as number;
   };
 
+  const visit = (branchId: number, visitorId: string, userId: number | null, at: Date) =>
+    db.db.insert(visitMarks).values({ branchId, visitorId, userId, createdAt: at }).onConflictDoNothing();
+  const buy = (userId: number, chapterId: number, price: number, at: Date) =>
+    db.db.insert(chapterPurchases).values({ userId, chapterId, price, createdAt: at }).onConflictDoNothing();
+  /** As the wallet stores an unlock: a live one stays, an ended one is replaced in place (its time becomes now). */
+  const unlock = async (userId: number, chapterId: number, ticket: boolean, at: Date) => {
+    const ticketId = ticket
+      ? (
+          await db.db
+            .insert(readingTickets)
+            .values({
+              grantId: `tickets:${userId}:sum:${++seq}`,
+              userId,
+              kind: 'read',
+              source: 'grant',
+              expiresAt: new Date(at.getTime() + 30 * DAY_MS),
+              spentAt: at,
+              spentChapterId: chapterId,
+            })
+            .returning({ id: readingTickets.id })
+        )[0]?.id
+      : null;
+    const t = at.toISOString();
+    // A ticket's unlock without an end (it stays), a wait-for-free one for 3 hours (it can be replaced).
+    const endsAt = ticket ? null : new Date(at.getTime() + 3 * 3600_000).toISOString();
+    await db.db.execute(sql`
+      insert into chapter_unlocks (id, user_id, chapter_id, source, ends_at, ticket_id, created_at)
+      values (${`unlock:${userId}:${chapterId}`}, ${userId}::int, ${chapterId}::int, ${ticket ? 'ticket' : 'wait_free'},
+              ${endsAt}::timestamptz, ${ticketId ?? null}::int, ${t}::timestamptz)
+      on conflict (id) do update set source = excluded.source, ends_at = excluded.ends_at,
+        ticket_id = excluded.ticket_id, created_at = excluded.created_at
+      where chapter_unlocks.ends_at is not null and chapter_unlocks.ends_at <= ${t}::timestamptz`);
+  };
+  const progress = (userId: number, bookId: number, at: Date) =>
+    db.db.execute(sql`
+      insert into reading_progress (user_id, book_id, chapter_number, page_number, read_at)
+      values (${userId}::int, ${bookId}::int, 1, 1, ${at.toISOString()}::timestamptz)
+      on conflict (user_id, book_id) do update set read_at = excluded.read_at`);
+
   let month = 0;
   it('equals the raw tables after random orders, refunds and registrations across China midnights', async () => {
     await fc.assert(
@@ -132,14 +229,45 @@ describeDb('the dashboard’s daily summary', () => {
         const readers: number[] = [];
         const orders: Array<{ id: number; cents: number; paid: boolean }> = [];
         const refunds: Array<{ id: number; processing: boolean }> = [];
+        const waiting: string[] = [];
+        const repo = createDashboardRepository(db.db);
+        const rawReads = createDashboardRawReads(db.db);
         const check = async () => {
           const kept = await summary.days(from, to, now);
           expect(sorted(kept)).toEqual(sorted(await summary.raw(from, to)));
+          // The lists over the whole month and over the 7 days ending with the clock's day, as the service asks.
+          const today = chinaDay(chinaDate(now)) as { from: Date; to: Date };
+          for (const [a, b] of [
+            [from, to],
+            [new Date(today.to.getTime() - 7 * DAY_MS), today.to],
+          ] as const) {
+            const done = await repo.summarise(a, new Date(b.getTime() + 31 * DAY_MS), now);
+            expect(await repo.topBooks(a, b, 10, done)).toEqual(await rawReads.topBooks(a, b, 10));
+            expect(await repo.topChapters(a, b, 10, done)).toEqual(await rawReads.topChapters(a, b, 10));
+            expect(await repo.byUnlock(a, b, 50, done)).toEqual(await rawReads.byUnlock(a, b, 50));
+            expect(await repo.funnel(a, b, done)).toEqual(await rawReads.funnel(a, b));
+          }
         };
         for (const s of steps) {
           if (s.op === 'wait') now = new Date(now.getTime() + s.minutes * 60_000);
-          else if (s.op === 'register') readers.push(await register(s.branch, now));
-          else if (s.op === 'order' && readers.length > 0) {
+          else if (s.op === 'register') readers.push(await register(s.branch, now, waiting.shift()));
+          else if (s.op === 'visit') {
+            // Marked with an old account, or a new visitor (who a later registration takes).
+            const marked =
+              s.marked !== null && readers.length > 0 ? readers[s.marked % readers.length] : null;
+            const visitor = `vv${++seq}`;
+            await visit(s.branch, visitor, marked ?? null, now);
+            if (marked === null || marked === undefined) waiting.push(visitor);
+          } else if (s.op === 'buy' && readers.length > 0 && library.length > 0) {
+            const c = library[s.chapter % library.length] as (typeof library)[number];
+            await buy(readers[s.reader % readers.length] as number, c.id, s.free ? 0 : c.price || 30, now);
+          } else if (s.op === 'unlock' && readers.length > 0 && library.length > 0) {
+            const c = library[s.chapter % library.length] as (typeof library)[number];
+            await unlock(readers[s.reader % readers.length] as number, c.id, s.ticket, now);
+          } else if (s.op === 'progress' && readers.length > 0 && library.length > 0) {
+            const c = library[s.book % library.length] as (typeof library)[number];
+            await progress(readers[s.reader % readers.length] as number, c.bookId, now);
+          } else if (s.op === 'order' && readers.length > 0) {
             const reader = readers[s.reader % readers.length] as number;
             orders.push({
               id: await order(reader, s.cents, s.branch, s.paid, now),
@@ -209,6 +337,33 @@ describeDb('the dashboard’s daily summary', () => {
               { op: 'read' },
               { op: 'wait', minutes: 900 },
               { op: 'register', branch: -2 },
+              { op: 'read' },
+            ],
+          ],
+          // A visit registering and paying after midnight; a wait-for-free unlock replaced two days later (its
+          // first day already summarised); a ticket unlock that stays; a purchase at 0 coins; reading moved.
+          [
+            [
+              { op: 'visit', branch: 7002, marked: null },
+              { op: 'wait', minutes: 130 },
+              { op: 'register', branch: 7002 },
+              { op: 'order', reader: 0, cents: 3000, branch: 7002, paid: true },
+              { op: 'unlock', reader: 0, chapter: 3, ticket: false },
+              { op: 'unlock', reader: 0, chapter: 4, ticket: true },
+              { op: 'buy', reader: 0, chapter: 5, free: true },
+              { op: 'buy', reader: 0, chapter: 6, free: false },
+              { op: 'progress', reader: 0, book: 3 },
+              { op: 'visit', branch: 7001, marked: 0 },
+              { op: 'wait', minutes: 900 },
+              { op: 'read' },
+              { op: 'wait', minutes: 900 },
+              { op: 'read' },
+              { op: 'wait', minutes: 900 },
+              { op: 'unlock', reader: 0, chapter: 3, ticket: true },
+              { op: 'progress', reader: 0, book: 3 },
+              { op: 'order', reader: 0, cents: 600, branch: 7002, paid: true },
+              { op: 'read' },
+              { op: 'wait', minutes: 900 },
               { op: 'read' },
             ],
           ],

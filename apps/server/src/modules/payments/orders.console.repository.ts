@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import {
   branchSettings,
@@ -149,15 +149,21 @@ export function createOrdersConsoleRepository(db: Database) {
       db.select().from(payRefunds).where(eq(payRefunds.orderId, orderId)).orderBy(asc(payRefunds.id)),
 
     /**
-     * The ledger's transfers made for a paid order, with both sides of each: their ids are deterministic
-     * (`order:{orderNo}:coins`, `order:{orderNo}:bonus`, docs/api.md section 3), so the primary key finds them.
+     * The ledger's transfers made for a paid order, with both sides of each: every transfer to or from the reader's
+     * account that names the order (its coins and bonus, `order:{orderNo}:…`, and the first-recharge offer, whose id
+     * is the reader's, `first-pay:{userId}`; found on the reader's transfers), and `more` by id (a refund's take-back).
      */
-    async ledger(orderNo: string, more: string[] = []) {
-      const ids = [`order:${orderNo}:coins`, `order:${orderNo}:bonus`, ...more];
+    async ledger(order: { orderNo: string; id: number; userId: number }, more: string[] = []) {
+      const ids = [`order:${order.orderNo}:coins`, `order:${order.orderNo}:bonus`, ...more];
       const transfers = await db
         .select()
         .from(ledgerTransfers)
-        .where(inArray(ledgerTransfers.id, ids))
+        .where(
+          or(
+            inArray(ledgerTransfers.id, ids),
+            and(eq(ledgerTransfers.userId, order.userId), eq(ledgerTransfers.orderId, order.id)),
+          ),
+        )
         .orderBy(asc(ledgerTransfers.createdAt), asc(ledgerTransfers.id));
       if (transfers.length === 0) return [];
       const entries = await db

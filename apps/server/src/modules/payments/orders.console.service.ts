@@ -141,7 +141,7 @@ export async function orderStory(deps: OrdersConsoleDeps, key: string | { id: nu
   const [events, refunds] = await Promise.all([deps.repo.events(order.id), deps.repo.refunds(order.id)]);
   // The order's own transfers, and each refund's take-back of its coins (refunds.service.ts).
   const ledger = await deps.repo.ledger(
-    order.orderNo,
+    order,
     refunds.map((r) => `refund:${r.refundNo}:coins`),
   );
   const sum = (state: (s: string) => boolean) =>

@@ -283,6 +283,51 @@ describeDb('the console’s packs, channels and offers', () => {
       expect(await balanceOf(t.db, reader.userId)).toBe(2 * (1500 + 50) + 100);
     });
 
+    it('the order’s 账本 and the reader’s coin transfers list the offer’s transfer beside the coins and bonus', async () => {
+      const pack = await addPack(1600, { presentCount: 50, firstPayBonus: 100, ...running() });
+      const reader = await registerVisitor(t);
+      const { order } = await applyWeb(t, reader.cookie, coinsOf(pack.id), 1520);
+      expect((await pay(order.orderNo, 1520)).json().result).toBe(true);
+      const res = await admin('finance', 'GET', `/api/admin/readers/${reader.userId}/transfers`);
+      expect(res.statusCode, res.body).toBe(200);
+      const { total, list } = res.json().data;
+      const shown = list
+        .map((x: { id: string; kind: string; amount: number; counterparty: string }) => [
+          x.id,
+          x.kind,
+          x.amount,
+          x.counterparty,
+        ])
+        .sort();
+      expect(shown).toEqual(
+        [
+          [`first-pay:${reader.userId}`, 'bonus', 100, 'system:bonus'],
+          [`order:${order.orderNo}:bonus`, 'bonus', 50, 'system:bonus'],
+          [`order:${order.orderNo}:coins`, 'recharge', 1600, 'system:payments'],
+        ].sort(),
+      );
+      expect(total).toBe(3);
+      // The order's story (its 账本): every transfer made for it, the first-recharge offer's included.
+      const story = await admin('finance', 'GET', `/api/admin/orders/${order.orderNo}`);
+      expect(story.statusCode, story.body).toBe(200);
+      expect(
+        story
+          .json()
+          .data.ledger.map((x: { transferId: string; kind: string; amount: number }) => [
+            x.transferId,
+            x.kind,
+            x.amount,
+          ])
+          .sort(),
+      ).toEqual(
+        [
+          [`first-pay:${reader.userId}`, 'bonus', 100],
+          [`order:${order.orderNo}:bonus`, 'bonus', 50],
+          [`order:${order.orderNo}:coins`, 'recharge', 1600],
+        ].sort(),
+      );
+    });
+
     it('two orders of a new reader paid at once: only one gets the offer', async () => {
       const pack = await addPack(1600, { firstPayBonus: 100, ...running() });
       const reader = await registerVisitor(t);
