@@ -2,6 +2,7 @@ import { Badge, TabBar } from 'antd-mobile';
 import { type KeyboardEvent, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { Icon, type IconName } from '../components/icon.tsx';
 import { AfterPaymentDialog } from '../features/purchase/after-payment/after-payment-dialog.tsx';
 import {
   categoryPath,
@@ -24,11 +25,11 @@ import { Providers } from './providers.tsx';
 import { type ScreenRoute, screens } from './routes.tsx';
 import { startApp } from './start.ts';
 
-const tabs = [
-  { key: homePath(), title: '首页' },
-  { key: categoryPath(), title: '分类' },
-  { key: shelfPath(), title: '书架' },
-  { key: userPath(), title: '我的' },
+const tabs: { key: string; title: string; icon: IconName }[] = [
+  { key: homePath(), title: '首页', icon: 'home' },
+  { key: categoryPath(), title: '分类', icon: 'category' },
+  { key: shelfPath(), title: '书架', icon: 'shelf' },
+  { key: userPath(), title: '我的', icon: 'user' },
 ];
 
 /**
@@ -63,7 +64,7 @@ function Tabs() {
             aria-label={t.key === shelfPath() && shelfDot ? `${t.title}，有更新` : t.title}
             aria-selected={t.key === pathname}
             badge={t.key === shelfPath() && shelfDot ? Badge.dot : undefined}
-            icon={<span className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
+            icon={<Icon name={t.icon} className={`tab-icon tab-icon-${t.icon}`} />}
           />
         ))}
       </TabBar>

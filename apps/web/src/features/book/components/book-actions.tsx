@@ -1,6 +1,7 @@
 import type { Book } from '@yueman/contract';
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { Icon } from '../../../components/icon.tsx';
 import { readerPath } from '../../../lib/paths.ts';
 import { positionLabel, useProgressStore } from '../../../lib/progress-store.ts';
 import { pullPositions } from '../../../lib/progress-sync.ts';
@@ -48,7 +49,7 @@ export function BookActions({ book, lastNumber }: { book: Book; lastNumber: numb
         aria-pressed={favourite}
         onClick={() => toggleFavourite(book)}
       >
-        <span className="book-fav-icon" aria-hidden />
+        <Icon name="heart" className="book-fav-icon" />
         {favourite ? '取消收藏' : '加入收藏'}
       </button>
       <button type="button" className="book-start" onClick={() => void start()}>

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { useNavigate } from 'react-router';
+import { Icon } from '../../../components/icon.tsx';
 import { homePath } from '../../../lib/paths.ts';
 
 /**
@@ -80,12 +81,15 @@ export function ReaderBottomBar(props: {
       onFocus={showOnKeyboardFocus(props.onShow)}
     >
       <button type="button" className="reader-tool reader-tool-catalog" onClick={props.onCatalog}>
+        <Icon name="catalog" className="reader-tool-icon" />
         目录
       </button>
       <button type="button" className="reader-tool reader-tool-previous" onClick={props.onPrevious}>
+        <Icon name="previous" className="reader-tool-icon" />
         上一话
       </button>
       <button type="button" className="reader-tool reader-tool-next" onClick={props.onNext}>
+        <Icon name="next" className="reader-tool-icon" />
         下一话
       </button>
       <button
@@ -94,6 +98,7 @@ export function ReaderBottomBar(props: {
         aria-pressed={favourite}
         onClick={props.onFavourite}
       >
+        <Icon name="heart" className="reader-tool-icon" />
         {favourite ? '已收藏' : '收藏'}
       </button>
       <button
@@ -104,6 +109,7 @@ export function ReaderBottomBar(props: {
         aria-expanded={props.settingsOpen}
         onClick={props.onSettings}
       >
+        <Icon name="settings" className="reader-tool-icon" />
         设置
       </button>
     </nav>
