@@ -2,6 +2,7 @@ import { Badge, TabBar } from 'antd-mobile';
 import { type KeyboardEvent, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary.tsx';
+import { Icon } from '../components/icon.tsx';
 import { AfterPaymentDialog } from '../features/purchase/after-payment/after-payment-dialog.tsx';
 import {
   categoryPath,
@@ -25,10 +26,14 @@ import { type ScreenRoute, screens } from './routes.tsx';
 import { startApp } from './start.ts';
 
 const tabs = [
-  { key: homePath(), title: '首页' },
-  { key: categoryPath(), title: '分类' },
-  { key: shelfPath(), title: '书架' },
-  { key: userPath(), title: '我的' },
+  { key: homePath(), title: '首页', icon: 'M3 11 12 3l9 8v10h-6v-6H9v6H3z' },
+  { key: categoryPath(), title: '分类', icon: 'M3 3h8v8H3zm10 0h8v8h-8zM3 13h8v8H3zm10 0h8v8h-8z' },
+  { key: shelfPath(), title: '书架', icon: 'M4 3h5v18H4zm6 0h5v18h-5zm6.5 1 4.6 1.2-4 15.9-4.6-1.2z' },
+  {
+    key: userPath(),
+    title: '我的',
+    icon: 'M16.5 8a4.5 4.5 0 1 1-9 0 4.5 4.5 0 0 1 9 0zM3 21c0-5 4-8 9-8s9 3 9 8z',
+  },
 ];
 
 /**
@@ -63,7 +68,7 @@ function Tabs() {
             aria-label={t.key === shelfPath() && shelfDot ? `${t.title}，有更新` : t.title}
             aria-selected={t.key === pathname}
             badge={t.key === shelfPath() && shelfDot ? Badge.dot : undefined}
-            icon={<span className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
+            icon={<Icon d={t.icon} className={`tab-icon tab-icon-${t.key.slice(1)}`} />}
           />
         ))}
       </TabBar>

@@ -1,10 +1,13 @@
 import type { Book } from '@yueman/contract';
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { Icon } from '../../../components/icon.tsx';
 import { readerPath } from '../../../lib/paths.ts';
 import { positionLabel, useProgressStore } from '../../../lib/progress-store.ts';
 import { pullPositions } from '../../../lib/progress-sync.ts';
 import { useShelfStore } from '../../../lib/shelf-store.ts';
+
+const HEART = 'M12 21s-8-5.3-8-11a4.5 4.5 0 0 1 8-2.8A4.5 4.5 0 0 1 20 10c0 5.7-8 11-8 11z';
 
 /**
  * 开始阅读 goes to the chapter read last (asking first, with 确定 / 取消) or to chapter 1. The prompt shows when
@@ -48,7 +51,7 @@ export function BookActions({ book, lastNumber }: { book: Book; lastNumber: numb
         aria-pressed={favourite}
         onClick={() => toggleFavourite(book)}
       >
-        <span className="book-fav-icon" aria-hidden />
+        <Icon d={HEART} className="book-fav-icon" />
         {favourite ? '取消收藏' : '加入收藏'}
       </button>
       <button type="button" className="book-start" onClick={() => void start()}>
