@@ -77,7 +77,9 @@ const waitOver = (userId: number, bookId: SQL, extra: SQL) =>
   sql`(select w.ready from unlock_wait_ready(${userId}::int, ${bookId}, ${extra}) w)`;
 
 /**
- * The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now, each at
+ * The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now (bought, a
+ * live stored unlock, or open to them by a live limited-free campaign: free to read now, buyable again once it
+ * ends), each at
  * the price the reader would be charged for it now (a live discount for them taken off first); the bundle takes its
  * percent off their sum, and what it saves is against buying them one by one now.
  */
@@ -93,6 +95,8 @@ async function bundleQuote(q: Queryable, userId: number, bookId: number) {
         and not exists (select 1 from chapter_purchases p where p.user_id = ${userId}::int and p.chapter_id = c.id)
         and not exists (select 1 from chapter_unlocks u where u.id = 'unlock:' || ${userId}::int || ':' || c.id
                         and (u.ends_at is null or u.ends_at > now()))
+        and not exists (select 1 from unlock_campaigns_live(${userId}::int, c.book_id, c.id) k
+                        where k.kind = 'limited_free')
       order by c.number`),
   );
   const percent = rows[0]?.percent ?? 0;
