@@ -247,7 +247,11 @@ describeDb('the unlock ledger: bundles, first-day extras, and buying under the u
       expect((await read(reader, bookId, 2)).json().code).toBe(999);
       expect(
         await repo.bundle({ userId: reader.userId, bookId, chapterId: nth(chapters, 1).id }),
-      ).toMatchObject({ outcome: 'bought', chapterIds: [nth(chapters, 1).id, nth(chapters, 2).id], price: 16 });
+      ).toMatchObject({
+        outcome: 'bought',
+        chapterIds: [nth(chapters, 1).id, nth(chapters, 2).id],
+        price: 16,
+      });
       expect(await balance(reader.userId)).toBe(68);
     });
 
