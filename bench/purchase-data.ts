@@ -383,67 +383,28 @@ export async function unlockTotals(target: DatabaseTarget, side: UnlockSide) {
 
 /**
  * The SQL the server sends PostgreSQL for one unlock by `by` ('wait_free' or 'ticket'), in order, captured from the
- * real code as purchaseRequestForPgbench does: the session lookup, then the unlocks repository's transaction (begin,
- * the reader's advisory lock, the chapter and its rules, what the reader holds, the wait clock or the ticket, the
- * stored unlock, the clock's restart or the ticket's spend, commit). The fake client answers what an unlock finds.
- * A value the server took from an earlier answer is carried in pgbench as the server carries it: that statement
- * ends in `\gset` and the later ones read its column (`:ch_wait_minutes`, `:tk_id`, ...). Variables: :u the reader
- * (and its session's token hash), :c the chapter, :b the book, :now the time. The unlock's id (a text parameter,
- * `unlock:{u}:{c}`) becomes `('unlock:' || :u || ':' || :c)`, a null parameter the literal null, the source (a
- * constant parameter) the variable :source given in `variables`.
+ * real code as purchaseRequestForPgbench does: the session lookup, then the unlocks repository's one statement, the
+ * call of the function `unlock_chapter` (migration 0033; named on PostgreSQL, so the server parses it once per
+ * connection), which does the whole unlock in the database. The fake client answers what an unlock finds; the
+ * capture checks there are exactly two statements. Variables: :u the reader (and its session's token hash), :c the
+ * chapter, :b the book, :now the time; the way (a constant parameter) is the variable :source given in `variables`.
+ * pgbench runs the same function, so it keeps the same plans per connection as the server's connections do.
  */
 export async function unlockRequestForPgbench(by: 'wait_free' | 'ticket'): Promise<{
   statements: string[];
+  names: (string | null)[];
   variables: Record<string, string>;
 }> {
-  const { createUnlocksRepository, unlockId } = await import(
-    '../apps/server/src/modules/wallet/unlocks.repository.ts'
-  );
-  const marks = {
-    userId: 1_000_000_001,
-    chapterId: 1_000_000_002,
-    bookId: 1_000_000_004,
-    price: 1_000_000_005,
-    waitMinutes: 1_000_000_006,
-    rentalHours: 1_000_000_007,
-    newReaderExtra: 1_000_000_008,
-    ticketId: 1_000_000_009,
-    ticketRental: 1_000_000_010,
-  };
+  const { createUnlocksRepository } = await import('../apps/server/src/modules/wallet/unlocks.repository.ts');
+  const marks = { userId: 1_000_000_001, chapterId: 1_000_000_002, bookId: 1_000_000_004 };
   const token = 'pgbench-capture-token';
   const now = new Date();
-  const sent: { text: string; params: unknown[]; gset?: string }[] = [];
+  const sent: { name: string | null; text: string; params: unknown[] }[] = [];
   const client = {
     async query(config: string | { text: string; name?: string }, params: unknown[] = []) {
       const query = typeof config === 'string' ? { text: config } : config;
-      const entry: { text: string; params: unknown[]; gset?: string } = { text: query.text, params };
-      sent.push(entry);
-      const text = query.text;
-      if (/as new_reader_extra/.test(text)) {
-        entry.gset = 'ch_';
-        return {
-          rows: [
-            {
-              chapter_id: marks.chapterId,
-              book_id: marks.bookId,
-              price: marks.price,
-              early: false,
-              wait_minutes: marks.waitMinutes,
-              rental_hours: marks.rentalHours,
-              new_reader_extra: marks.newReaderExtra,
-            },
-          ],
-          fields: [],
-        };
-      }
-      if (/as ready/.test(text)) return { rows: [{ ready: true }], fields: [] };
-      if (/from reading_tickets/.test(text) && /for update/.test(text)) {
-        entry.gset = 'tk_';
-        return { rows: [{ id: marks.ticketId, rental_hours: marks.ticketRental }], fields: [] };
-      }
-      if (/update reading_tickets/.test(text)) return { rows: [{ id: marks.ticketId }], fields: [] };
-      if (/insert into chapter_unlocks/.test(text))
-        return { rows: [{ ends_at: now.toISOString() }], fields: [] };
+      sent.push({ name: query.name ?? null, text: query.text, params });
+      if (query.name === 'unlock_chapter') return { rows: [['unlocked', by, now.toISOString()]], fields: [] };
       return { rows: [], fields: [] };
     },
   };
@@ -457,6 +418,7 @@ export async function unlockRequestForPgbench(by: 'wait_free' | 'ticket'): Promi
   });
   if (done.outcome !== 'unlocked' || done.source !== by)
     throw new Error(`the captured ${by} unlock did not unlock`);
+  if (sent.length !== 2) throw new Error(`expected 2 statements for an unlock, captured ${sent.length}`);
 
   const byValue = new Map<unknown, string>([
     [hashToken(token), ':u'],
@@ -464,19 +426,10 @@ export async function unlockRequestForPgbench(by: 'wait_free' | 'ticket'): Promi
     [marks.userId, ':u'],
     [marks.chapterId, ':c'],
     [marks.bookId, ':b'],
-    [unlockId(marks.userId, marks.chapterId), `('unlock:' || :u || ':' || :c)`],
-    [marks.price, ':ch_price'],
-    [marks.waitMinutes, ':ch_wait_minutes'],
-    [marks.rentalHours, ':ch_rental_hours'],
-    [marks.newReaderExtra, ':ch_new_reader_extra'],
-    [false, ':ch_early'],
-    [marks.ticketId, ':tk_id'],
-    [marks.ticketRental, ':tk_rental_hours'],
-    [null, 'null'],
-    // The unlock's source, a constant the code passes as a parameter: a pgbench variable given with -D.
+    // The unlock's way, a constant the code passes as a parameter: a pgbench variable given with -D.
     [by, ':source'],
   ]);
-  const statements = sent.map(({ text: sqlText, params, gset }) => {
+  const statements = sent.map(({ text: sqlText, params }) => {
     let text = sqlText;
     for (let i = params.length; i >= 1; i--) {
       const value = params[i - 1] instanceof Date ? (params[i - 1] as Date).toISOString() : params[i - 1];
@@ -489,8 +442,7 @@ export async function unlockRequestForPgbench(by: 'wait_free' | 'ticket'): Promi
     if (literals.some((literal) => /:[A-Za-z_]/.test(literal))) {
       throw new Error('a string literal with a colon that pgbench would take for a variable');
     }
-    // pgbench ends a command at its semicolon, or at \gset (which keeps the answer's columns as variables).
-    return gset ? `${text.trim()} \\gset ${gset}` : `${text.trim()};`;
+    return `${text.trim()};`;
   });
-  return { statements, variables: { source: by } };
+  return { statements, names: sent.map((q) => q.name), variables: { source: by } };
 }

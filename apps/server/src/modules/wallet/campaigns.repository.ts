@@ -9,31 +9,20 @@ import { rowsOf } from '../../shared/rows.ts';
  * their own statements: nothing is stored per reader, so a campaign starts, ends or is ended by an operator for
  * everyone at once, and the chapter list, read_chapter and the purchase all read the same now().
  *
- * `k` is a campaign, `c` the chapter (its id and book_id), `userId` the reader: the campaign is live for them when now()
- * is in [starts_at, ends_at), it names the chapter (or the whole book), and it is for everyone or for their branch.
+ * Which campaigns are live for a reader on a chapter, and the price now, are the database's functions
+ * `unlock_campaigns_live` and `chapter_price_now` (migration 0033), which the unlock function calls too: the rule is
+ * written once. A campaign is live for the reader when now() is in [starts_at, ends_at), it names the chapter (or
+ * the whole book), and it is for everyone or for their branch. PostgreSQL inlines both into these statements.
  */
-const appliesTo = (chapter: { id: SQL; bookId: SQL }, userId: SQL | number) => sql`
-  k.book_id = ${chapter.bookId} and k.starts_at <= now() and k.ends_at > now()
-  and (k.chapter_ids is null or ${chapter.id} = any(k.chapter_ids))
-  and (k.branch_id is null or k.branch_id = (select u.branch_id from users u where u.id = ${userId}::int))`;
+const liveCampaigns = (chapter: { id: SQL; bookId: SQL }, userId: SQL | number | null) =>
+  sql`unlock_campaigns_live(${userId}::int, ${chapter.bookId}, ${chapter.id}) k`;
 
 /** The ids of these chapters (`c`, a chapters row in scope) a live limited-free campaign opens to the reader. */
 export const limitedFreeChapters = (userId: number, chapterIdsArray: string) => sql`
   select c.id as chapter_id from chapters c
   where c.id = any(${chapterIdsArray}::int[]) and exists (
-    select 1 from unlock_campaigns k
-    where k.kind = 'limited_free' and ${appliesTo({ id: sql`c.id`, bookId: sql`c.book_id` }, userId)})`;
-
-/**
- * The live limited-free unlock of one chapter for the reader, as a row (source, ends_at) to union with stored ones:
- * ends_at is the latest end of the campaigns that open it.
- */
-export const limitedFreeUnlock = (userId: number, chapterId: number) => sql`
-  select 'limited_free' as source, max(k.ends_at) as ends_at
-  from chapters c join unlock_campaigns k on k.kind = 'limited_free'
-    and ${appliesTo({ id: sql`c.id`, bookId: sql`c.book_id` }, userId)}
-  where c.id = ${chapterId}::int
-  having count(*) > 0`;
+    select 1 from ${liveCampaigns({ id: sql`c.id`, bookId: sql`c.book_id` }, userId)}
+    where k.kind = 'limited_free')`;
 
 /**
  * When the live limited-free campaigns that open the chapter (`c`-like ids) to the reader end, the latest of them
@@ -41,18 +30,17 @@ export const limitedFreeUnlock = (userId: number, chapterId: number) => sql`
  * (`userId` null) gets the campaigns for everyone.
  */
 export const limitedFreeEnd = (chapter: { id: SQL; bookId: SQL }, userId: number | null) => sql`
-  (select max(k.ends_at) from unlock_campaigns k where k.kind = 'limited_free' and ${appliesTo(chapter, userId ?? sql`null`)})`;
+  (select max(k.ends_at) from ${liveCampaigns(chapter, userId)} where k.kind = 'limited_free')`;
 
 /**
  * The coin price the reader is shown and charged for the chapter now: its price less the largest live discount for
- * them, rounded down, never below 1 coin for a priced chapter (a free one stays free).
+ * them, rounded down, never below 1 coin for a priced chapter (a free one stays free): `chapter_price_now`.
  */
 export const discountedPrice = (
   chapter: { id: SQL; bookId: SQL; price: SQL },
   userId: SQL | number,
-): SQL<number> => sql<number>`(case when ${chapter.price} = 0 then ${chapter.price} else greatest(1,
-  ${chapter.price} * (100 - coalesce((select max(k.discount_percent) from unlock_campaigns k
-    where k.kind = 'discount' and ${appliesTo(chapter, userId)}), 0)) / 100) end)::int`;
+): SQL<number> =>
+  sql<number>`(select n.price from chapter_price_now(${userId}::int, ${chapter.bookId}, ${chapter.id}, ${chapter.price}) n)`;
 
 export type CampaignRow = typeof unlockCampaigns.$inferSelect & { bookTitle: string };
 export type CampaignChange = Omit<typeof unlockCampaigns.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>;

@@ -210,6 +210,51 @@ describeDb('the unlock ledger: bundles, first-day extras, and buying under the u
       expect(await balance(other.userId)).toBe(52);
     });
 
+    it('leaves out chapters limited-time free for the reader now; once the campaign ends they sell again', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [10, 10, 10, 10], vipFree: false });
+      await setRules(t.db, bookId, { bundlePercent: 20 });
+      // Chapters 2 and 3 free for everyone for a day.
+      await t.db.execute(sql`
+        insert into unlock_campaigns (kind, title, book_id, chapter_ids, starts_at, ends_at)
+        values ('limited_free', '限免', ${bookId}::int, ${`{${nth(chapters, 1).id},${nth(chapters, 2).id}}`}::int[],
+                now() - interval '1 hour', now() + interval '1 day')`);
+      const reader = await registerVisitor(t);
+      await giveCoins(t.db, reader.userId, 100);
+      // Chapters 1 and 4 only: 20 less 20%.
+      expect((await repo.options(reader.userId, nth(chapters, 0).id))?.bundle).toEqual({
+        price: 16,
+        chapters: 2,
+        saves: 4,
+      });
+      const res = (await post(reader, { bookId, chapterId: nth(chapters, 0).id, by: 'bundle' })).json();
+      expect(res).toMatchObject({ result: true, data: { price: 16, saves: 4 } });
+      expect(res.data.list.map((c: { chapterId: number }) => c.chapterId)).toEqual([
+        nth(chapters, 0).id,
+        nth(chapters, 3).id,
+      ]);
+      expect(await balance(reader.userId)).toBe(84);
+      expect((await holdings(t.db, reader.userId)).claims).toBe(2);
+      // The free ones read now, and nothing is left to bundle while they are free.
+      expect((await read(reader, bookId, 2)).json().code).toBe(200);
+      const none = (await post(reader, { bookId, chapterId: nth(chapters, 0).id, by: 'bundle' })).json();
+      expect(none).toMatchObject({ result: false, code: 999, msg: '本书已没有可打包购买的章节' });
+      expect(await balance(reader.userId)).toBe(84);
+
+      // The campaign ends: both are buyable again, in a bundle too.
+      await t.db.execute(
+        sql`update unlock_campaigns set ends_at = now(), starts_at = least(starts_at, now()) where book_id = ${bookId}::int`,
+      );
+      expect((await read(reader, bookId, 2)).json().code).toBe(999);
+      expect(
+        await repo.bundle({ userId: reader.userId, bookId, chapterId: nth(chapters, 1).id }),
+      ).toMatchObject({
+        outcome: 'bought',
+        chapterIds: [nth(chapters, 1).id, nth(chapters, 2).id],
+        price: 16,
+      });
+      expect(await balance(reader.userId)).toBe(68);
+    });
+
     it('refuses with 999, the reason and the options when the book has none or the coins are short', async () => {
       const plain = await newBook(t.db, { prices: [10, 10], vipFree: false });
       const { bookId, chapters } = await newBook(t.db, { prices: [10, 10], vipFree: false });

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client.ts';
+import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
-import { discountedPrice, limitedFreeUnlock } from './campaigns.repository.ts';
+import { discountedPrice } from './campaigns.repository.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 
 export type UnlockBy = 'coins' | 'wait_free' | 'ticket';
@@ -39,27 +39,15 @@ export type UnlockAttempt =
         | 'short';
     };
 
-/** A priced chapter as unlocking needs it: its book, price, and whether it is one of the book's early-access ones. */
-interface ChapterForUnlock {
-  chapter_id: number;
-  book_id: number;
-  price: number;
-  early: boolean;
-  wait_minutes: number | null;
-  rental_hours: number | null;
-  new_reader_extra: number;
-}
-
 /**
  * The book's unlock rules for the reader, to join as `r`: the variant of the reader's promotion branch (the account's
  * stored branch, never what a client says) when the book has one, else the book's default row; no row: no rules
- * (coins only). A visitor (`userId` null) gets the default. Put after `left join` (or `join`).
+ * (coins only). A visitor (`userId` null) gets the default. Put after `left join` (or `join`). The rule is the
+ * database's function `reader_unlock_rules` (migration 0033), which the unlock function calls too; PostgreSQL
+ * inlines it here.
  */
-export const readerRules = (bookId: SQL, userId: number | null) => sql`lateral (
-  select * from book_unlock_rules r0
-  where r0.book_id = ${bookId}
-    and (r0.branch_id is null or r0.branch_id = (select u.branch_id from users u where u.id = ${userId}::int))
-  order by r0.branch_id nulls last limit 1) r on true`;
+export const readerRules = (bookId: SQL, userId: number | null) =>
+  sql`lateral reader_unlock_rules(${userId}::int, ${bookId}) r on true`;
 
 export const unlockId = (userId: number, chapterId: number) => `unlock:${userId}:${chapterId}`;
 
@@ -67,40 +55,31 @@ async function one<T>(q: Queryable, query: ReturnType<typeof sql>): Promise<T | 
   return rowsOf<T>(await q.execute(query))[0];
 }
 
-/** The right to read the chapter the reader holds now, bought or a live stored unlock, read inside `q`. */
+/**
+ * The right to read the chapter the reader holds now (bought, a live stored unlock, a live limited-free campaign),
+ * read inside `q`: the database's function `chapter_held_now` (migration 0033), the unlock function's own check.
+ */
 async function heldNow(q: Queryable, userId: number, chapterId: number) {
   return one<{ source: string; ends_at: Date | string | null }>(
     q,
-    sql`select 'bought' as source, null::timestamptz as ends_at from chapter_purchases
-        where user_id = ${userId}::int and chapter_id = ${chapterId}::int
-        union all
-        select source, ends_at from chapter_unlocks
-        where id = ${unlockId(userId, chapterId)} and (ends_at is null or ends_at > now())
-        union all
-        ${limitedFreeUnlock(userId, chapterId)}
-        limit 1`,
+    sql`select source, ends_at from chapter_held_now(${userId}::int, ${chapterId}::int)`,
   );
 }
 
 const asDate = (v: Date | string | null) => (v === null ? null : new Date(v));
 
 /**
- * Whether the reader may unlock a chapter of the book by wait-for-free now: the wait is over (a reader who never
- * waited is ready), or it is the reader's first day (the China day their account was made) and they have made
- * at most `extra` wait-free unlocks of this book: the first one and `extra` more skip the wait that day.
+ * Whether the reader may unlock a chapter of the book by wait-for-free now (the wait is over, or a new reader's
+ * first-day extras are left): the database's function `unlock_wait_ready` (migration 0033), which the unlock
+ * function calls too.
  */
-const waitOver = (userId: number, bookId: ReturnType<typeof sql>, extra: ReturnType<typeof sql>) => sql`(
-  coalesce((select ready_at <= now() from unlock_wait_clocks
-            where user_id = ${userId}::int and book_id = ${bookId}), true)
-  or (${extra} > 0
-      and exists (select 1 from users u where u.id = ${userId}::int
-                  and (u.created_at at time zone 'Asia/Shanghai')::date = (now() at time zone 'Asia/Shanghai')::date)
-      and (select count(*) from chapter_unlocks cu join chapters cc on cc.id = cu.chapter_id
-           where cu.user_id = ${userId}::int and cc.book_id = ${bookId} and cu.source = 'wait_free')
-          <= ${extra}))`;
+const waitOver = (userId: number, bookId: SQL, extra: SQL) =>
+  sql`(select w.ready from unlock_wait_ready(${userId}::int, ${bookId}, ${extra}) w)`;
 
 /**
- * The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now, each at
+ * The book's bundle: its percent (0: none) and the priced, released chapters the reader does not hold now (bought, a
+ * live stored unlock, or open to them by a live limited-free campaign: free to read now, buyable again once it
+ * ends), each at
  * the price the reader would be charged for it now (a live discount for them taken off first); the bundle takes its
  * percent off their sum, and what it saves is against buying them one by one now.
  */
@@ -116,6 +95,8 @@ async function bundleQuote(q: Queryable, userId: number, bookId: number) {
         and not exists (select 1 from chapter_purchases p where p.user_id = ${userId}::int and p.chapter_id = c.id)
         and not exists (select 1 from chapter_unlocks u where u.id = 'unlock:' || ${userId}::int || ':' || c.id
                         and (u.ends_at is null or u.ends_at > now()))
+        and not exists (select 1 from unlock_campaigns_live(${userId}::int, c.book_id, c.id) k
+                        where k.kind = 'limited_free')
       order by c.number`),
   );
   const percent = rows[0]?.percent ?? 0;
@@ -129,34 +110,37 @@ async function bundleQuote(q: Queryable, userId: number, bookId: number) {
   };
 }
 
-/** Writes the unlock under its deterministic id; an ended one is replaced in place, a live one is never. */
-async function store(
-  tx: Queryable,
-  p: { userId: number; chapterId: number },
-  source: 'wait_free' | 'ticket',
-  endsAt: ReturnType<typeof sql>,
-  ticketId: number | null,
-): Promise<Date | null> {
-  const row = await one<{ ends_at: Date | string | null }>(
-    tx,
-    sql`insert into chapter_unlocks (id, user_id, chapter_id, source, ends_at, ticket_id)
-        values (${unlockId(p.userId, p.chapterId)}, ${p.userId}::int, ${p.chapterId}::int, ${source}, ${endsAt}, ${ticketId}::int)
-        on conflict (id) do update set source = excluded.source, ends_at = excluded.ends_at,
-          ticket_id = excluded.ticket_id, created_at = now()
-        where chapter_unlocks.ends_at is not null and chapter_unlocks.ends_at <= now()
-        returning ends_at`,
-  );
-  // The advisory lock and heldNow make a live one impossible here; a failure must roll the spend back.
-  if (!row) throw new Error('a live unlock was already stored');
-  return asDate(row.ends_at);
-}
+const UNLOCK_REFUSALS = new Set([
+  'not_priced',
+  'no_chapter',
+  'no_wait_free',
+  'early_access',
+  'waiting',
+  'no_ticket',
+  'short',
+]);
 
 /**
- * Unlocks by wait-for-free, ticket or coins: one transaction per attempt, serialised per reader by a transaction
- * advisory lock, so parallel attempts of one reader (any source) see each other's result: one unlock, one spend.
+ * Unlocks by wait-for-free, ticket or coins: one statement, the database's function `unlock_chapter` (migration
+ * 0033), in autocommit its own transaction, serialised per reader by the transaction advisory lock it takes first
+ * (as coin purchases and bundles do), so parallel attempts of one reader (any source) see each other's result: one
+ * unlock, one spend.
  */
 export function createUnlocksRepository(db: Database) {
   const ledger = createLedgerRepository(db);
+  // Built once, and named on PostgreSQL (parsed once per connection; unnamed behind a transaction pooler, see
+  // statementName), as the purchase's statement is: the function keeps the plans of its own statements.
+  const unlockStatement = db
+    .select({
+      outcome: sql<string>`outcome`,
+      source: sql<string | null>`source`,
+      endsAt: sql<Date | string | null>`ends_at`,
+    })
+    .from(
+      sql`unlock_chapter(${sql.placeholder('userId')}::int, ${sql.placeholder('bookId')}::int, ${sql.placeholder('chapterId')}::int, ${sql.placeholder('by')}::text)`,
+    )
+    .prepare(statementName(db, 'unlock_chapter'));
+
   return {
     async unlock(p: {
       userId: number;
@@ -164,80 +148,12 @@ export function createUnlocksRepository(db: Database) {
       chapterId: number;
       by: UnlockBy;
     }): Promise<UnlockAttempt> {
-      return db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext('unlock'), ${p.userId}::int)`);
-        const chapter = await one<ChapterForUnlock>(
-          tx,
-          sql`select c.id as chapter_id, c.book_id, ${discountedPrice({ id: sql`c.id`, bookId: sql`c.book_id`, price: sql`c.price` }, p.userId)} as price,
-                     c.number > b.chapter_count - coalesce(r.early_access_chapters, 0) as early,
-                     r.wait_minutes, r.rental_hours, coalesce(r.new_reader_extra, 0) as new_reader_extra
-              from chapters c join books b on b.id = c.book_id
-              left join ${readerRules(sql`b.id`, p.userId)}
-              where c.id = ${p.chapterId}::int and c.book_id = ${p.bookId}::int
-                and b.published and c.publish_at is null`,
-        );
-        if (!chapter) return { outcome: 'no_chapter' };
-        if (chapter.price === 0) return { outcome: 'not_priced' };
-        const held = await heldNow(tx, p.userId, p.chapterId);
-        if (held) return { outcome: 'already', source: held.source, endsAt: asDate(held.ends_at) };
-
-        if (p.by === 'coins') {
-          const bought = await one<{ debited: number }>(
-            tx,
-            sql`select debited from ledger_buy_chapter(${p.userId}::int, ${p.chapterId}::int, ${chapter.price}::int)`,
-          );
-          if (bought?.debited !== 1) return { outcome: 'short' };
-          return { outcome: 'unlocked', source: 'bought', endsAt: null };
-        }
-
-        if (p.by === 'wait_free') {
-          if (chapter.wait_minutes === null) return { outcome: 'no_wait_free' };
-          if (chapter.early) return { outcome: 'early_access' };
-          // A reader who never waited is ready now; so is a new reader with first-day extras left.
-          const clock = await one<{ ready: boolean }>(
-            tx,
-            sql`select ${waitOver(p.userId, sql`${p.bookId}::int`, sql`${chapter.new_reader_extra}::int`)} as ready`,
-          );
-          if (!clock?.ready) return { outcome: 'waiting' };
-          const made = await store(
-            tx,
-            p,
-            'wait_free',
-            sql`now() + make_interval(hours => ${chapter.rental_hours ?? 72}::int)`,
-            null,
-          );
-          await tx.execute(
-            sql`insert into unlock_wait_clocks (user_id, book_id, ready_at)
-                values (${p.userId}::int, ${p.bookId}::int, now() + make_interval(mins => ${chapter.wait_minutes}::int))
-                on conflict (user_id, book_id) do update set ready_at = excluded.ready_at`,
-          );
-          return { outcome: 'unlocked', source: 'wait_free', endsAt: made };
-        }
-
-        // by ticket: the soonest-expiring usable ticket in scope; presale kinds only for early-access chapters.
-        const ticket = await one<{ id: number; rental_hours: number | null }>(
-          tx,
-          sql`select id, rental_hours from reading_tickets
-              where user_id = ${p.userId}::int and spent_at is null and expires_at > now()
-                and (scope_book_ids is null or ${p.bookId}::int = any(scope_book_ids))
-                and (kind = 'presale' or not ${chapter.early}::boolean)
-              order by expires_at, id limit 1 for update`,
-        );
-        if (!ticket) return { outcome: 'no_ticket' };
-        const spent = rowsOf(
-          await tx.execute(
-            sql`update reading_tickets set spent_at = now(), spent_chapter_id = ${p.chapterId}::int
-                where id = ${ticket.id}::int and spent_at is null and expires_at > now() returning id`,
-          ),
-        );
-        if (spent.length !== 1) return { outcome: 'no_ticket' };
-        const ends =
-          ticket.rental_hours === null
-            ? sql`null::timestamptz`
-            : sql`now() + make_interval(hours => ${ticket.rental_hours}::int)`;
-        const made = await store(tx, p, 'ticket', ends, ticket.id);
-        return { outcome: 'unlocked', source: 'ticket', endsAt: made };
-      });
+      const [row] = await unlockStatement.execute(p);
+      if (!row) throw new Error('the unlock statement answered no row');
+      if (row.outcome === 'unlocked' || row.outcome === 'already')
+        return { outcome: row.outcome, source: row.source ?? '', endsAt: asDate(row.endsAt) };
+      if (!UNLOCK_REFUSALS.has(row.outcome)) throw new Error(`unlock answered ${row.outcome}`);
+      return { outcome: row.outcome as Exclude<UnlockAttempt['outcome'], 'unlocked' | 'already'> };
     },
 
     /**

@@ -3,9 +3,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectLedgerInvariants } from '../../../test/ledger-invariants.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-import { describeDb } from '../../../test/test-database.ts';
+import { dbKind, describeDb } from '../../../test/test-database.ts';
 import { manyVisitorsEnv, registerVisitor, type TestVisitor } from '../../../test/visitors.ts';
-import type { Database } from '../../db/client.ts';
+import { type Database, poolOf } from '../../db/client.ts';
 import { rowsOf } from '../../shared/rows.ts';
 import { createUnlocksRepository, type UnlockBy, unlockId } from './unlocks.repository.ts';
 import { expectUnlockInvariants } from './unlocks-test-kit.ts';
@@ -255,6 +255,92 @@ describeDb('the unlock ledger: wait-for-free, tickets and coins', () => {
       expect(spends?.unlocks).toBe(spends?.coins ? 0 : 1);
     });
   });
+  // The unlock is one statement that takes the reader's lock first: its moment (now()) is when it started, before any
+  // wait for the lock, and every check and every time it writes reads that one moment. PGlite is one connection:
+  // nothing can hold the lock while another request waits, so these run on PostgreSQL.
+  describe.skipIf(dbKind !== 'postgres')('a request waiting for the reader’s lock', () => {
+    /** Runs `during` while another connection holds the reader's unlock lock for `ms`, then lets it go. */
+    async function underHeldLock<T>(userId: number, ms: number, during: () => Promise<T>): Promise<T> {
+      const pool = poolOf(t.db);
+      if (!pool) throw new Error('no pool');
+      const holder = await pool.connect();
+      try {
+        await holder.query('begin');
+        await holder.query(`select pg_advisory_xact_lock(hashtext('unlock'), $1::int)`, [userId]);
+        const pending = during();
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        await holder.query('commit');
+        return await pending;
+      } finally {
+        holder.release();
+      }
+    }
+
+    it('spends a ticket usable when the request came, though it expired while the request waited', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [10], vipFree: false });
+      const reader = await registerVisitor(t);
+      const ticketId = await grantTicket(t.db, reader.userId, { expiresIn: '2 seconds', rentalHours: 1 });
+      const done = await underHeldLock(reader.userId, 3000, () =>
+        unlock(reader, bookId, nth(chapters).id, 'ticket'),
+      );
+      expect(done).toMatchObject({ outcome: 'unlocked', source: 'ticket' });
+      const [spent] = rowsOf<{ before_expiry: boolean; ended_before_now: boolean }>(
+        await t.db.execute(sql`
+          select t.spent_at < t.expires_at as before_expiry, t.expires_at < now() as ended_before_now
+          from reading_tickets t where t.id = ${ticketId}::int`),
+      );
+      // Spent at the request's moment, before its expiry (the CHECK holds), though it has ended by now.
+      expect(spent).toEqual({ before_expiry: true, ended_before_now: true });
+    });
+
+    it('a wait that ends while the request waits is not over for it: waiting, nothing written; the next one unlocks', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [10], vipFree: false });
+      await setRules(t.db, bookId, { waitMinutes: 60 });
+      const reader = await registerVisitor(t);
+      await t.db.execute(sql`
+        insert into unlock_wait_clocks (user_id, book_id, ready_at)
+        values (${reader.userId}::int, ${bookId}::int, now() + interval '2 seconds')`);
+      const done = await underHeldLock(reader.userId, 3000, () =>
+        unlock(reader, bookId, nth(chapters).id, 'wait_free'),
+      );
+      expect(done).toEqual({ outcome: 'waiting' });
+      const stored = rowsOf(
+        await t.db.execute(sql`select 1 from chapter_unlocks where user_id = ${reader.userId}::int`),
+      );
+      expect(stored).toEqual([]);
+      expect(await unlock(reader, bookId, nth(chapters).id, 'wait_free')).toMatchObject({
+        outcome: 'unlocked',
+        source: 'wait_free',
+      });
+    });
+
+    it('a rental that ends while the request waits still holds for it: already, nothing spent', async () => {
+      const { bookId, chapters } = await newBook(t.db, { prices: [10], vipFree: false });
+      await setRules(t.db, bookId, { waitMinutes: 60 });
+      const reader = await registerVisitor(t);
+      await grantTicket(t.db, reader.userId, { expiresIn: '1 day' });
+      await unlock(reader, bookId, nth(chapters).id, 'wait_free');
+      await t.db.execute(sql`
+        update chapter_unlocks set ends_at = now() + interval '2 seconds'
+        where id = ${unlockId(reader.userId, nth(chapters).id)}`);
+      const done = await underHeldLock(reader.userId, 3000, () =>
+        unlock(reader, bookId, nth(chapters).id, 'ticket'),
+      );
+      expect(done).toMatchObject({ outcome: 'already', source: 'wait_free' });
+      const spent = rowsOf(
+        await t.db.execute(
+          sql`select 1 from reading_tickets where user_id = ${reader.userId}::int and spent_at is not null`,
+        ),
+      );
+      expect(spent).toEqual([]);
+      // Asked again now, the rental has ended: the ticket unlocks it in place.
+      expect(await unlock(reader, bookId, nth(chapters).id, 'ticket')).toMatchObject({
+        outcome: 'unlocked',
+        source: 'ticket',
+      });
+    });
+  });
+
   describe('the calls', () => {
     const post = (reader: TestVisitor | null, body: unknown) =>
       t.app.inject({
