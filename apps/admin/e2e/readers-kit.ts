@@ -11,7 +11,7 @@ const dataOf = async <T>(res: { json(): Promise<unknown> }) => ((await res.json(
 interface Recharge {
   payConfigs: {
     id: number;
-    type: 'coin' | 'vip';
+    type: 'coin' | 'vip' | 'card';
     amountLevel: number;
     itemCount: number;
     presentCount: number;
@@ -21,24 +21,27 @@ interface Recharge {
 }
 
 /**
- * A new reader (its session kept by `reader`) pays the first coin pack through the sandbox (支付宝 channel) and
+ * A new reader (its session kept by `reader`) pays the first coin pack (or monthly card: `type`) through the sandbox (支付宝 channel) and
  * waits for the credit. With `firstVisit`, the visit is marked first, as the reader app does (a promotion branch's
  * funnel counts it). Answers the order number, what was paid, and the coins it brought (the first-recharge offer
  * included: a new reader's first paid order).
  */
-export async function sandboxPaidOrder(reader: APIRequestContext, { firstVisit = false } = {}) {
+export async function sandboxPaidOrder(
+  reader: APIRequestContext,
+  { firstVisit = false, type = 'coin' as 'coin' | 'card' } = {},
+) {
   if (firstVisit) expect((await reader.post('/api/user/user_from_mark')).ok()).toBe(true);
   expect((await reader.post('/api/user/register')).ok()).toBe(true);
   const recharge = await dataOf<Recharge>(await reader.get('/api/user/recharge?appType=wap_browser'));
-  const pack = recharge.payConfigs.find((c) => c.type === 'coin');
+  const pack = recharge.payConfigs.find((c) => c.type === type);
   const sub = recharge.subTypes.find((s) => s.subTypeCode === 'alipay_wap');
-  if (!pack || !sub) throw new Error('the demo shop has a coin pack and the channel alipay_wap');
+  if (!pack || !sub) throw new Error(`the demo shop has a ${type} pack and the channel alipay_wap`);
   const amount = Math.floor((pack.amountLevel * Math.round(sub.discount * 10) + 50) / 100);
   const query = new URLSearchParams({
     rechargerAmount: String(amount),
     payPurposeId: String(pack.id),
     payChannel: 'alipay_wap',
-    payPurpose: 'coin',
+    payPurpose: type,
     appType: 'wap_browser',
     vueReturnUrl: '/user',
   });

@@ -25,6 +25,7 @@ const DashboardPage = lazy(() => import('./pages/dashboard.tsx'));
 const PacksPage = lazy(() => import('./pages/packs.tsx'));
 const CampaignsPage = lazy(() => import('./pages/campaigns.tsx'));
 const CheckinPage = lazy(() => import('./pages/checkin.tsx'));
+const CardPage = lazy(() => import('./pages/card.tsx'));
 const OperatorsPage = lazy(() => import('./pages/operators.tsx'));
 const AuditPage = lazy(() => import('./pages/audit.tsx'));
 const ReadersPage = lazy(() => import('./pages/readers.tsx'));
@@ -75,6 +76,7 @@ export function App() {
                   <Route path="/packs" element={screen('/packs', <PacksPage />)} />
                   <Route path="/campaigns" element={screen('/campaigns', <CampaignsPage />)} />
                   <Route path="/checkin" element={screen('/checkin', <CheckinPage />)} />
+                  <Route path="/card" element={screen('/card', <CardPage />)} />
                   <Route path="/complaints" element={screen('/complaints', <ComplaintsPage />)} />
                   <Route path="/readers" element={screen('/readers', <ReadersPage />)} />
                   <Route path="/readers/:userId" element={screen('/readers', <ReaderPage />)} />

@@ -3,6 +3,7 @@ import {
   BookOutlined,
   CalendarOutlined,
   CloudUploadOutlined,
+  CreditCardOutlined,
   CustomerServiceOutlined,
   DashboardOutlined,
   FundOutlined,
@@ -64,6 +65,7 @@ export const MENU: MenuEntry[] = [
   { path: '/packs', name: '套餐与支付', icon: <GiftOutlined />, roles: PACK_VIEWERS },
   { path: '/campaigns', name: '限免与折扣', icon: <TagsOutlined />, roles: CATALOGUE_WRITERS },
   { path: '/checkin', name: '每日签到', icon: <CalendarOutlined />, roles: READER_VIEWERS },
+  { path: '/card', name: '月卡', icon: <CreditCardOutlined />, roles: PACK_VIEWERS },
   { path: '/complaints', name: '投诉', icon: <WarningOutlined />, roles: COMPLAINT_READERS },
   {
     path: '/readers',

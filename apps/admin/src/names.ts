@@ -57,7 +57,7 @@ export const ORDER_STATE_COLORS: Record<OrderState, string> = {
   cancelled: 'default',
 };
 
-export const PURPOSE_NAMES: Record<Purpose, string> = { coin: '阅币', vip: 'VIP' };
+export const PURPOSE_NAMES: Record<Purpose, string> = { coin: '阅币', vip: 'VIP', card: '月卡' };
 
 export const REFUND_STATE_NAMES: Record<RefundState, string> = {
   processing: '处理中',

@@ -24,6 +24,7 @@ const SOURCE_NAMES: Record<string, string> = {
   first_visit: '首访礼包',
   branch_offer: '渠道福利',
   checkin: '每日签到',
+  card: '月卡',
 };
 
 /** The reader page's 阅读券 tab: each ticket's kind, what it unlocks, where it came from, its expiry and state. */

@@ -8,15 +8,19 @@ export const AppType = Type.Union(
 );
 export type AppType = Static<typeof AppType>;
 
+/** What a pack sells: coins, VIP days, or the monthly card (月卡)'s claimable days. */
+export const PayPurpose = Type.Union([Type.Literal('coin'), Type.Literal('vip'), Type.Literal('card')]);
+export type PayPurpose = Static<typeof PayPurpose>;
+
 export const RechargeQuery = Type.Object({ appType: Type.Optional(AppType) });
 
 export const PayConfig = Type.Object({
   /** The pack's id: payPurposeId of the pay apply call. */
   id: Type.Integer(),
-  type: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
+  type: PayPurpose,
   /** Price in cents. */
   amountLevel: Type.Integer(),
-  /** Coins, or VIP days. */
+  /** Coins, or VIP days, or the monthly card's days. */
   itemCount: Type.Integer(),
   presentCount: Type.Integer(),
   title: Type.String(),
@@ -56,7 +60,7 @@ export const PayApplyQuery = Type.Object({
   rechargerAmount: Type.Integer({ ...Cents, description: '应付金额（分），须等于套餐价乘以通道折扣' }),
   payPurposeId: Id,
   payChannel: Type.String({ maxLength: 64 }),
-  payPurpose: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
+  payPurpose: PayPurpose,
   userId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
   branchId: Type.Optional(BranchId),
   fromDomain: Type.Optional(Type.String({ maxLength: 253 })),
@@ -73,7 +77,7 @@ export type PayApplyQuery = Static<typeof PayApplyQuery>;
  */
 export const PayPayQuery = Type.Object({
   payChannel: Type.String({ maxLength: 64 }),
-  payPurpose: Type.Union([Type.Literal('coin'), Type.Literal('vip')]),
+  payPurpose: PayPurpose,
   rechargerAmount: Type.Integer({ ...Cents, description: '应付金额（分）' }),
   appType: Type.Optional(AppType),
   branchId: Type.Optional(BranchId),

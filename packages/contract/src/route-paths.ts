@@ -31,6 +31,8 @@ export const routePaths = {
   tickets: { method: 'GET', url: '/api/user/tickets', base: 'dynamic' },
   checkin: { method: 'GET', url: '/api/user/checkin', base: 'dynamic' },
   claimCheckin: { method: 'POST', url: '/api/user/checkin/claim', base: 'dynamic' },
+  card: { method: 'GET', url: '/api/user/card', base: 'dynamic' },
+  claimCard: { method: 'POST', url: '/api/user/card/claim', base: 'dynamic' },
   recharge: { method: 'GET', url: '/api/user/recharge', base: 'dynamic' },
   lastPaidOrder: { method: 'GET', url: '/api/pay/last_paid_order', base: 'dynamic' },
   payApply: { method: 'GET', url: '/h5/pay/apply', base: 'dynamic' },

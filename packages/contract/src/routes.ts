@@ -51,6 +51,8 @@ import {
 import {
   BuyChapterQuery,
   BuyChapterResult,
+  CardClaim,
+  CardState,
   CheckinClaim,
   CheckinState,
   ConsumptionPage,
@@ -311,6 +313,22 @@ export const routes = {
     summary: '签到：每个中国时间日一次，发放当天奖励；重复签到不再发放（claimed 为 false）',
     session: 'required',
     data: CheckinClaim,
+  }),
+  card: route({
+    ...routePaths.card,
+    tag: 'money',
+    summary: '月卡：是否生效、剩余天数（含今天）、今天是否已领取、今天可领的奖励（中国时间）',
+    session: 'required',
+    data: CardState,
+  }),
+  claimCard: route({
+    ...routePaths.claimCard,
+    tag: 'money',
+    summary:
+      '领取月卡每日奖励：月卡生效期间每个中国时间日一次；重复领取不再发放（claimed 为 false）；无生效月卡答 400',
+    session: 'required',
+    refusals: [400],
+    data: CardClaim,
   }),
 
   // payments

@@ -147,3 +147,25 @@ export const CheckinClaim = Type.Object({
   reward: CheckinReward,
 });
 export type CheckinClaim = Static<typeof CheckinClaim>;
+
+// The monthly card (月卡): bought as a pack; while it runs, one claim per China day of the console's daily reward.
+export const CardState = Type.Object({
+  /** Today in China time, YYYY-MM-DD. */
+  today: Type.String(),
+  /** A card runs today (today is one of its days). */
+  active: Type.Boolean(),
+  /** The card's China days from today on, today included (0: none runs). */
+  daysLeft: Type.Integer(),
+  /** The card's last China day, YYYY-MM-DD (null: never bought). */
+  lastDay: Type.Union([Type.String(), Type.Null()]),
+  claimedToday: Type.Boolean(),
+  /** What a claim pays today (the console's daily reward), in check-in's shape. */
+  reward: CheckinReward,
+});
+export type CardState = Static<typeof CardState>;
+/** The answer of a claim: the state after it, whether this call claimed (false: today was claimed before). */
+export const CardClaim = Type.Object({
+  ...CardState.properties,
+  claimed: Type.Boolean(),
+});
+export type CardClaim = Static<typeof CardClaim>;

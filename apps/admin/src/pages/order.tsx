@@ -244,7 +244,9 @@ export default function OrderPage() {
     setRefunding(how);
   };
   const offline = refunding === 'offline';
+  // VIP and card orders bring days, not coins: their refund has no coins choice.
   const vip = order.purpose === 'vip';
+  const days = order.purpose !== 'coin';
   // The gateway cannot refund this paid order: it can be marked refunded outside instead.
   const outsideOnly =
     order.state === 'paid' && refund.left > 0 && refund.refusal !== null && refund.processing === 0;
@@ -259,7 +261,7 @@ export default function OrderPage() {
             amount: centsOf(values.amount),
             reason: values.reason.trim(),
             requestId: requestId.current,
-            coins: vip ? 'keep' : values.coins,
+            coins: days ? 'keep' : values.coins,
             ...(offline ? { offline: true } : {}),
           },
         },
@@ -445,7 +447,9 @@ export default function OrderPage() {
                 ? '未支付，没有入账'
                 : order.purpose === 'vip'
                   ? 'VIP 订单不记入阅币账本：天数加在读者的 VIP 到期时间上'
-                  : '没有入账记录'
+                  : order.purpose === 'card'
+                    ? '月卡订单不记入阅币账本：天数加在读者的月卡上，每日领取的阅币另行入账'
+                    : '没有入账记录'
             }
           />
         )}
@@ -477,7 +481,9 @@ export default function OrderPage() {
           }${
             vip
               ? '会员订单退款后，读者的会员到期时间提前这笔订单给的天数。'
-              : '请选择收回或保留这笔订单带来的阅币：收回只扣读者尚未花掉的部分，不会扣成负数。'
+              : days
+                ? '月卡订单退款后，扣回这笔订单给的、读者尚未领取的天数；已领取的奖励不收回。'
+                : '请选择收回或保留这笔订单带来的阅币：收回只扣读者尚未花掉的部分，不会扣成负数。'
           }同一次提交重复点击只会退一次。`}
         />
         <ProFormDigit
@@ -499,7 +505,7 @@ export default function OrderPage() {
             { whitespace: true, message: '请输入退款原因' },
           ]}
         />
-        {!vip && (
+        {!days && (
           <ProFormRadio.Group
             name="coins"
             label="阅币"

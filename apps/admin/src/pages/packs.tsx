@@ -25,8 +25,16 @@ const APP_TYPE_NAMES: Record<string, string> = {
 };
 const discountText = (percent: number) => (percent >= 100 ? '无折扣' : `${percent / 10}折`);
 
+type PackType = ConsolePack['type'];
+/** Each pack type's card title, add button and days/coins column (a card pack's days are claimable China days). */
+const TYPE_WORDS: Record<PackType, { title: string; add: string; count: string }> = {
+  coin: { title: '阅币套餐', add: '新增阅币套餐', count: '阅币' },
+  vip: { title: 'VIP 套餐', add: '新增 VIP 套餐', count: 'VIP 天数' },
+  card: { title: '月卡套餐（每日领取，奖励在“月卡”页设置）', add: '新增月卡套餐', count: '月卡天数' },
+};
+
 interface PackForm {
-  type: 'coin' | 'vip';
+  type: PackType;
   title: string;
   configDesc?: string;
   yuanAmount: number;
@@ -85,7 +93,7 @@ export default function PacksPage() {
   const { message } = App.useApp();
   const canEdit = useCan(PACK_KEEPERS);
   const [data, setData] = useState<PacksAndChannels>();
-  const [editing, setEditing] = useState<ConsolePack | 'coin' | 'vip'>();
+  const [editing, setEditing] = useState<ConsolePack | PackType>();
   const [channel, setChannel] = useState<ConsoleChannel>();
   const [packForm] = Form.useForm<PackForm>();
   const [channelForm] = Form.useForm<ConsoleChannel>();
@@ -100,7 +108,7 @@ export default function PacksPage() {
     const body = {
       amountLevel: centsOf(v.yuanAmount),
       itemCount: v.itemCount,
-      presentCount: type === 'vip' ? 0 : (v.presentCount ?? 0),
+      presentCount: type === 'coin' ? (v.presentCount ?? 0) : 0,
       title: v.title,
       configDesc: v.configDesc ?? '',
       isRecommend: v.isRecommend,
@@ -143,7 +151,7 @@ export default function PacksPage() {
     return true;
   };
 
-  const packColumns = (type: 'coin' | 'vip'): TableColumnsType<ConsolePack> => [
+  const packColumns = (type: PackType): TableColumnsType<ConsolePack> => [
     { title: '顺序', dataIndex: 'sort', width: 64, align: 'right' },
     {
       title: '套餐',
@@ -165,7 +173,7 @@ export default function PacksPage() {
           { title: '阅币', dataIndex: 'itemCount', align: 'right' as const },
           { title: '赠送', dataIndex: 'presentCount', align: 'right' as const },
         ]
-      : [{ title: 'VIP 天数', dataIndex: 'itemCount', align: 'right' as const }]),
+      : [{ title: TYPE_WORDS[type].count, dataIndex: 'itemCount', align: 'right' as const }]),
     { title: '首充加赠', key: 'offer', render: (_, p) => offerText(p) },
     {
       title: '推广渠道',
@@ -238,7 +246,7 @@ export default function PacksPage() {
   ];
 
   const packType = typeof editing === 'object' ? editing.type : editing;
-  const packs = (type: 'coin' | 'vip') => (data?.packs ?? []).filter((p) => p.type === type);
+  const packs = (type: PackType) => (data?.packs ?? []).filter((p) => p.type === type);
 
   return (
     <PageContainer
@@ -246,17 +254,11 @@ export default function PacksPage() {
       content="修改只影响新订单：已下的订单按下单时的价格、阅币、赠送和天数支付和到账。所有时间为北京时间。"
     >
       <Space direction="vertical" size="large" style={{ width: '100%' }}>
-        {(['coin', 'vip'] as const).map((type) => (
+        {(['coin', 'vip', 'card'] as const).map((type) => (
           <Card
             key={type}
-            title={type === 'coin' ? '阅币套餐' : 'VIP 套餐'}
-            extra={
-              canEdit && (
-                <Button onClick={() => setEditing(type)}>
-                  {type === 'coin' ? '新增阅币套餐' : '新增 VIP 套餐'}
-                </Button>
-              )
-            }
+            title={TYPE_WORDS[type].title}
+            extra={canEdit && <Button onClick={() => setEditing(type)}>{TYPE_WORDS[type].add}</Button>}
           >
             <Table<ConsolePack>
               rowKey="id"
@@ -283,11 +285,7 @@ export default function PacksPage() {
       <ModalForm<PackForm>
         name="pack"
         title={
-          typeof editing === 'object'
-            ? `编辑套餐：${editing.title}`
-            : packType === 'vip'
-              ? '新增 VIP 套餐'
-              : '新增阅币套餐'
+          typeof editing === 'object' ? `编辑套餐：${editing.title}` : TYPE_WORDS[packType ?? 'coin'].add
         }
         open={editing !== undefined}
         form={packForm}
@@ -303,6 +301,8 @@ export default function PacksPage() {
                 initiatorCode: 'default',
                 presentCount: 0,
                 firstPayBonus: 0,
+                // A monthly card runs 30 China days unless the operator says otherwise.
+                ...(packType === 'card' ? { itemCount: 30 } : {}),
               }
         }
         modalProps={{ destroyOnHidden: true, okText: '保存', onCancel: () => setEditing(undefined) }}
@@ -332,13 +332,13 @@ export default function PacksPage() {
         />
         <ProFormDigit
           name="itemCount"
-          label={packType === 'vip' ? 'VIP 天数' : '阅币'}
+          label={TYPE_WORDS[packType ?? 'coin'].count}
           colProps={{ span: 8 }}
           min={1}
           fieldProps={{ precision: 0 }}
           rules={[{ required: true }]}
         />
-        {packType !== 'vip' && (
+        {packType === 'coin' && (
           <ProFormDigit
             name="presentCount"
             label="赠送阅币"

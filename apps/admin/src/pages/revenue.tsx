@@ -39,7 +39,7 @@ const money = (cents: number) =>
   cents === 0 ? <Typography.Text type="secondary">{yuan(0)}</Typography.Text> : yuan(cents);
 
 /** The three sums of one purpose (or of all) as a column group. */
-function group(title: string, key: 'coin' | 'vip' | 'all'): TableColumnsType<RevenueRow>[number] {
+function group(title: string, key: 'coin' | 'vip' | 'card' | 'all'): TableColumnsType<RevenueRow>[number] {
   const children: TableColumnsType<RevenueRow> = [
     { title: '支付订单', key: `${key}-count`, align: 'right', width: 80, render: (_, r) => r[key].paidCount },
     {
@@ -85,6 +85,7 @@ const columns: TableColumnsType<RevenueRow> = [
   },
   group('阅币充值', 'coin'),
   group('VIP', 'vip'),
+  group('月卡', 'card'),
   group('合计', 'all'),
 ];
 
@@ -174,14 +175,17 @@ export default function RevenuePage() {
                   <Table.Summary.Cell index={0}>
                     <Typography.Text strong>合计</Typography.Text>
                   </Table.Summary.Cell>
-                  {[...cells(total.coin, false), ...cells(total.vip, false), ...cells(total.all, true)].map(
-                    (value, i) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: the cells are fixed columns in order
-                      <Table.Summary.Cell key={i} index={i + 1} align="right">
-                        <Typography.Text strong>{value}</Typography.Text>
-                      </Table.Summary.Cell>
-                    ),
-                  )}
+                  {[
+                    ...cells(total.coin, false),
+                    ...cells(total.vip, false),
+                    ...cells(total.card, false),
+                    ...cells(total.all, true),
+                  ].map((value, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the cells are fixed columns in order
+                    <Table.Summary.Cell key={i} index={i + 1} align="right">
+                      <Typography.Text strong>{value}</Typography.Text>
+                    </Table.Summary.Cell>
+                  ))}
                 </Table.Summary.Row>
               </Table.Summary>
             ) : undefined

@@ -49,7 +49,7 @@ describeDb('database client', () => {
           'books',
           'branch_settings',
         ],
-        'categories',
+        ...['card_claims', 'card_days', 'card_rewards', 'categories'],
         ...[
           'chapter_lists',
           'chapter_purchases',
@@ -69,7 +69,7 @@ describeDb('database client', () => {
           'image_assets',
           'import_jobs',
         ],
-        ...['ledger_accounts', 'ledger_entries', 'ledger_transfers'],
+        ...['ledger_accounts', 'ledger_entries', 'ledger_transfers', 'monthly_cards'],
         ...['notice_consents', 'notice_outbox', 'notice_push_events', 'operator_sessions', 'operators'],
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
         ...[

@@ -22,10 +22,10 @@ export const DEMO_FIRST_PAY = {
 
 export interface DemoPayConfig {
   id: number;
-  type: 'coin' | 'vip';
+  type: 'coin' | 'vip' | 'card';
   /** Price in cents. */
   amountLevel: number;
-  /** Coins, or VIP days. */
+  /** Coins, or VIP days, or the monthly card's claimable days. */
   itemCount: number;
   presentCount: number;
   title: string;
@@ -107,6 +107,17 @@ export function demoShop(rng: RngLike, books: readonly { id: number; readCount: 
     vip(3000, 30, '包月VIP'),
     vip(6800, 90, '季度VIP', { isRecommend: true }),
     vip(19800, 365, '年度VIP'),
+    // The monthly card (月卡): 30 China days on which the reader claims the console's daily reward.
+    {
+      type: 'card' as const,
+      amountLevel: 2500,
+      itemCount: 30,
+      presentCount: 0,
+      title: '月卡',
+      configDesc: '30天每日领取阅币',
+      isDefault: false,
+      isRecommend: false,
+    },
   ].map((c, i) => ({ ...c, id: i + 1, sort: i + 1 }));
 
   const channel = (

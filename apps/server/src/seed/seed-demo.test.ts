@@ -189,9 +189,10 @@ describeDb(`seedDemoLibrary (${dbKind})`, () => {
     expect((await db.select().from(hotWords)).length).toBeGreaterThanOrEqual(10);
 
     const packs = await db.select().from(payConfigs);
-    expect(new Set(packs.map((p) => p.type))).toEqual(new Set(['coin', 'vip']));
+    expect(new Set(packs.map((p) => p.type))).toEqual(new Set(['coin', 'vip', 'card']));
     expect(packs.filter((p) => p.isDefault)).toHaveLength(1);
     expect(packs.filter((p) => p.type === 'vip').map((p) => p.itemCount)).toEqual([30, 90, 365]);
+    expect(packs.filter((p) => p.type === 'card').map((p) => p.itemCount)).toEqual([30]);
     const channels = await db.select().from(payChannels);
     expect(new Set(channels.map((c) => c.superiorCode))).toEqual(new Set(['alipay', 'wechat_pay', 'bank']));
     expect(channels.some((c) => c.discountPercent < 100)).toBe(true);

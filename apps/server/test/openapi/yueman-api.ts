@@ -759,6 +759,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 月卡：是否生效、剩余天数（含今天）、今天是否已领取、今天可领的奖励（中国时间） */
+        get: operations["card"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/card/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 领取月卡每日奖励：月卡生效期间每个中国时间日一次；重复领取不再发放（claimed 为 false）；无生效月卡答 400 */
+        post: operations["claimCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/card/reward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 月卡每日奖励：阅币、阅读券（种类、张数、有效天数、适用范围） */
+        get: operations["adminCardReward"];
+        put?: never;
+        /** 设置月卡每日奖励（只影响此后的领取）；记入操作日志 */
+        post: operations["adminSetCardReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/card/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 月卡每日领取人数（中国时间，最近 N 天，最新在前）与今天生效的月卡数 */
+        get: operations["adminCardClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/book/home/index": {
         parameters: {
             query?: never;
@@ -1468,7 +1537,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 充值套餐（阅币、VIP）与支付渠道，按顺序 */
+        /** 充值套餐（阅币、VIP、月卡）与支付渠道，按顺序 */
         get: operations["adminPacksAndChannels"];
         put?: never;
         /** 新增充值套餐（只影响新订单） */
@@ -6133,6 +6202,359 @@ export interface operations {
             };
         };
     };
+    card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            today: string;
+                            active: boolean;
+                            daysLeft: number;
+                            lastDay: string | null;
+                            claimedToday: boolean;
+                            reward: {
+                                coins: number;
+                                tickets: number;
+                                ticketKind: "read" | "presale";
+                                ticketDays: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
+    claimCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            today: string;
+                            active: boolean;
+                            daysLeft: number;
+                            lastDay: string | null;
+                            claimedToday: boolean;
+                            reward: {
+                                coins: number;
+                                tickets: number;
+                                ticketKind: "read" | "presale";
+                                ticketDays: number;
+                            };
+                            claimed: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminCardReward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            coins: number;
+                            tickets: number;
+                            ticketKind: "read" | "presale";
+                            ticketDays: number;
+                            scope: number[] | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
+    adminSetCardReward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    coins: number;
+                    tickets: number;
+                    ticketKind: "read" | "presale";
+                    ticketDays: number;
+                    scope: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            coins: number;
+                            tickets: number;
+                            ticketKind: "read" | "presale";
+                            ticketDays: number;
+                            scope: number[] | null;
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+            /** @description 请求体或上传的文件过大 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal413"];
+                };
+            };
+            /** @description 不支持的请求体格式 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal415"];
+                };
+            };
+        };
+    };
+    adminCardClaims: {
+        parameters: {
+            query: {
+                days: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 信封：成功时 result 为 true，data 为此调用的数据；业务结果（如 999 须购买、101、102、103）也是 HTTP 200，result 为 false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        result: boolean;
+                        code: number;
+                        msg: string;
+                        data: {
+                            running: number;
+                            list: {
+                                day: string;
+                                claims: number;
+                                coins: number;
+                                tickets: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description 参数不正确（msg 指出哪一个；管理后台的 data.field 指出表单字段），或请求体无法解析 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal400"];
+                };
+            };
+            /** @description 没有有效的会话：请先登录 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal401"];
+                };
+            };
+            /** @description 拒绝：请求来自其他站点、身份请求头与会话不一致，或操作员的角色无权进行此操作 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal403"];
+                };
+            };
+        };
+    };
     homeIndex: {
         parameters: {
             query?: never;
@@ -8927,7 +9349,7 @@ export interface operations {
                             availableAmount: number;
                             payConfigs: {
                                 id: number;
-                                type: "coin" | "vip";
+                                type: "coin" | "vip" | "card";
                                 amountLevel: number;
                                 itemCount: number;
                                 presentCount: number;
@@ -9041,7 +9463,7 @@ export interface operations {
                 rechargerAmount: number;
                 payPurposeId: number;
                 payChannel: string;
-                payPurpose: "coin" | "vip";
+                payPurpose: "coin" | "vip" | "card";
                 userId?: number;
                 branchId?: number;
                 fromDomain?: string;
@@ -9128,7 +9550,7 @@ export interface operations {
         parameters: {
             query: {
                 payChannel: string;
-                payPurpose: "coin" | "vip";
+                payPurpose: "coin" | "vip" | "card";
                 /** @description 应付金额（分） */
                 rechargerAmount: number;
                 /** @description wap_browser 手机浏览器, ios_desk 添加到桌面, shell 安卓壳, other */
@@ -9358,7 +9780,7 @@ export interface operations {
                                 orderNo: string;
                                 userId: number;
                                 account: string;
-                                purpose: "coin" | "vip";
+                                purpose: "coin" | "vip" | "card";
                                 channel: string;
                                 channelName: string;
                                 gateway: string;
@@ -9440,7 +9862,7 @@ export interface operations {
                                 id: number;
                                 orderNo: string;
                                 state: "created" | "paid" | "expired" | "cancelled";
-                                purpose: "coin" | "vip";
+                                purpose: "coin" | "vip" | "card";
                                 packId: number;
                                 packTitle: string;
                                 amountLevel: number;
@@ -9582,7 +10004,7 @@ export interface operations {
                                 id: number;
                                 orderNo: string;
                                 state: "created" | "paid" | "expired" | "cancelled";
-                                purpose: "coin" | "vip";
+                                purpose: "coin" | "vip" | "card";
                                 packId: number;
                                 packTitle: string;
                                 amountLevel: number;
@@ -9737,6 +10159,11 @@ export interface operations {
                                     paidAmount: number;
                                     refundedAmount: number;
                                 };
+                                card: {
+                                    paidCount: number;
+                                    paidAmount: number;
+                                    refundedAmount: number;
+                                };
                                 all: {
                                     paidCount: number;
                                     paidAmount: number;
@@ -9750,6 +10177,11 @@ export interface operations {
                                     refundedAmount: number;
                                 };
                                 vip: {
+                                    paidCount: number;
+                                    paidAmount: number;
+                                    refundedAmount: number;
+                                };
+                                card: {
                                     paidCount: number;
                                     paidAmount: number;
                                     refundedAmount: number;
@@ -9920,7 +10352,7 @@ export interface operations {
                         data: {
                             packs: {
                                 id: number;
-                                type: "coin" | "vip";
+                                type: "coin" | "vip" | "card";
                                 amountLevel: number;
                                 itemCount: number;
                                 presentCount: number;
@@ -9991,7 +10423,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    type: "coin" | "vip";
+                    type: "coin" | "vip" | "card";
                     amountLevel: number;
                     itemCount: number;
                     presentCount: number;
@@ -10022,7 +10454,7 @@ export interface operations {
                         msg: string;
                         data: {
                             id: number;
-                            type: "coin" | "vip";
+                            type: "coin" | "vip" | "card";
                             amountLevel: number;
                             itemCount: number;
                             presentCount: number;
@@ -10131,7 +10563,7 @@ export interface operations {
                         msg: string;
                         data: {
                             id: number;
-                            type: "coin" | "vip";
+                            type: "coin" | "vip" | "card";
                             amountLevel: number;
                             itemCount: number;
                             presentCount: number;

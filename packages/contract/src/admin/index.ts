@@ -3,6 +3,7 @@
 import { auditRoutes } from './audit.ts';
 import { booksRoutes } from './books.ts';
 import { campaignsRoutes } from './campaigns.ts';
+import { cardConsoleRoutes } from './card.ts';
 import { checkinConsoleRoutes } from './checkin.ts';
 import { dashboardRoutes } from './dashboard.ts';
 import { homeRoutes } from './home.ts';
@@ -17,6 +18,7 @@ import { unlockConsoleRoutes } from './unlocks.ts';
 export * from './audit.ts';
 export * from './books.ts';
 export * from './campaigns.ts';
+export * from './card.ts';
 export * from './checkin.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
@@ -44,6 +46,7 @@ export const adminRoutes = {
   ...dashboardRoutes,
   ...campaignsRoutes,
   ...checkinConsoleRoutes,
+  ...cardConsoleRoutes,
 } as const;
 export type AdminRoutes = typeof adminRoutes;
 export type AdminRouteName = keyof AdminRoutes;

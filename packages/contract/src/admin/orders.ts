@@ -15,7 +15,7 @@ const State = Type.Union([
   Type.Literal('expired'),
   Type.Literal('cancelled'),
 ]);
-export const Purpose = Type.Union([Type.Literal('coin'), Type.Literal('vip')]);
+export const Purpose = Type.Union([Type.Literal('coin'), Type.Literal('vip'), Type.Literal('card')]);
 export type Purpose = Static<typeof Purpose>;
 export const RefundState = Type.Union([
   Type.Literal('processing'),
@@ -162,8 +162,8 @@ export const RevenueSums = Type.Object({
 });
 export type RevenueSums = Static<typeof RevenueSums>;
 
-/** Coin packs, VIP, and both: the three sums every revenue row and the total give. */
-const revenueByKind = { coin: RevenueSums, vip: RevenueSums, all: RevenueSums };
+/** Coin packs, VIP, the monthly card, and all: the four sums every revenue row and the total give. */
+const revenueByKind = { coin: RevenueSums, vip: RevenueSums, card: RevenueSums, all: RevenueSums };
 
 export const RevenueRow = Type.Object({
   branchId: Type.Integer(),

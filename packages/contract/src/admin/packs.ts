@@ -4,7 +4,7 @@
 import { type Static, Type } from 'typebox';
 import { AdminId, adminRoute, Instant, Nullable } from './common.ts';
 
-const PackType = Type.Union([Type.Literal('coin'), Type.Literal('vip')]);
+const PackType = Type.Union([Type.Literal('coin'), Type.Literal('vip'), Type.Literal('card')]);
 /** A promotion branch's code, as pay_configs.initiatorCode and pay_channels.initiatorCode keep it ('default'). */
 const InitiatorCode = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' });
 
@@ -13,9 +13,9 @@ export const ConsolePack = Type.Object({
   type: PackType,
   /** Price in cents. */
   amountLevel: Type.Integer(),
-  /** Coins, or VIP days. */
+  /** Coins, or VIP days, or the monthly card's days. */
   itemCount: Type.Integer(),
-  /** Bonus coins (coin packs; 0 on VIP packs). */
+  /** Bonus coins (coin packs; 0 on VIP and card packs). */
   presentCount: Type.Integer(),
   title: Type.String(),
   configDesc: Type.String(),
@@ -85,7 +85,7 @@ export const packsRoutes = {
   packsAndChannels: adminRoute({
     method: 'GET',
     url: '/api/admin/packs',
-    summary: '充值套餐（阅币、VIP）与支付渠道，按顺序',
+    summary: '充值套餐（阅币、VIP、月卡）与支付渠道，按顺序',
     data: PacksAndChannels,
   }),
   addPack: adminRoute({

@@ -1,4 +1,5 @@
 export * from './campaigns.ts';
+export * from './card.ts';
 export * from './catalog.ts';
 export * from './checkin.ts';
 export * from './dashboard.ts';

@@ -25,7 +25,7 @@ export const payConfigs = pgTable(
   },
   (t) => [
     check('pay_configs_first_pay', sql`${t.firstPayBonus} >= 0`),
-    check('pay_configs_type', sql`${t.type} in ('coin', 'vip')`),
+    check('pay_configs_type', sql`${t.type} in ('coin', 'vip', 'card')`),
     check('pay_configs_amounts', sql`${t.amountLevel} > 0 and ${t.itemCount} > 0 and ${t.presentCount} >= 0`),
   ],
 );
@@ -99,7 +99,7 @@ export const payOrders = pgTable(
     checkedAt: timestamp({ withTimezone: true }),
   },
   (t) => [
-    check('pay_orders_purpose', sql`${t.purpose} in ('coin', 'vip')`),
+    check('pay_orders_purpose', sql`${t.purpose} in ('coin', 'vip', 'card')`),
     check('pay_orders_status', sql`${t.status} in ('created', 'paid', 'expired', 'cancelled')`),
     check('pay_orders_amounts', sql`${t.amountLevel} > 0 and ${t.payAmount} > 0 and ${t.itemCount} > 0`),
     check('pay_orders_paid', sql`(${t.status} = 'paid') = (${t.paidAt} is not null)`),

@@ -64,7 +64,7 @@ export const readingTickets = pgTable(
     check('reading_tickets_kind', sql`${t.kind} in ('read', 'presale')`),
     check(
       'reading_tickets_source',
-      sql`${t.source} in ('grant', 'campaign', 'first_visit', 'branch_offer', 'checkin')`,
+      sql`${t.source} in ('grant', 'campaign', 'first_visit', 'branch_offer', 'checkin', 'card')`,
     ),
     check('reading_tickets_rental', sql`${t.rentalHours} is null or ${t.rentalHours} > 0`),
     check(

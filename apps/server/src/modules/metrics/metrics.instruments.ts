@@ -35,7 +35,8 @@ function processMetrics(): client.Registry {
   return processRegistry;
 }
 
-const purposeOf = (purpose: string) => (purpose === 'coin' || purpose === 'vip' ? purpose : 'other');
+const purposeOf = (purpose: string) =>
+  purpose === 'coin' || purpose === 'vip' || purpose === 'card' ? purpose : 'other';
 
 export function createInstruments(opts: {
   pool?: () => PoolStats;
@@ -108,7 +109,7 @@ export function createInstruments(opts: {
   });
 
   // Known label values start at 0, so rates and dashboards see the series before the first event.
-  for (const purpose of ['coin', 'vip']) ordersCreated.inc({ purpose }, 0);
+  for (const purpose of ['coin', 'vip', 'card']) ordersCreated.inc({ purpose }, 0);
   for (const result of ['accepted', 'refused']) notifications.inc({ result }, 0);
   for (const tier of ['memory', 'disk'])
     for (const outcome of ['hit', 'miss']) imageCache.inc({ tier, outcome }, 0);

@@ -47,6 +47,7 @@ export async function registerPayments(app: FastifyInstance, ctx: ModuleContext)
       creditPaidOrder: (tx, order) => ctx.ports.wallet.creditPaidOrder(tx, order),
       takeBackCoins: (tx, take) => ctx.ports.wallet.takeBackCoins(tx, take),
       shortenVipOnce: (tx, a) => ctx.ports.wallet.shortenVipOnce(tx, a),
+      shortenCardOnce: (tx, a) => ctx.ports.wallet.shortenCardOnce(tx, a),
     },
     // A channel goes through the real gateway of its kind when its keys are set (its constructor checks them and
     // stops the start naming the wrong one), else through the sandbox where the sandbox is allowed; with neither

@@ -33,7 +33,7 @@ export interface OrderFilter {
 export interface RevenueRow {
   branchId: number;
   branchName: string;
-  purpose: 'coin' | 'vip';
+  purpose: 'coin' | 'vip' | 'card';
   paidCount: number;
   paidAmount: number;
   refundedAmount: number;

@@ -242,13 +242,20 @@ export async function revenue(deps: OrdersConsoleDeps, input: { from?: string; t
 
   const byBranch = new Map<
     number,
-    { branchId: number; branchName: string } & Record<'coin' | 'vip' | 'all', Sums>
+    { branchId: number; branchName: string } & Record<'coin' | 'vip' | 'card' | 'all', Sums>
   >();
-  const total = { coin: zero(), vip: zero(), all: zero() };
+  const total = { coin: zero(), vip: zero(), card: zero(), all: zero() };
   for (const row of await deps.repo.revenue(start.from, end.to)) {
     let branch = byBranch.get(row.branchId);
     if (!branch) {
-      branch = { branchId: row.branchId, branchName: row.branchName, coin: zero(), vip: zero(), all: zero() };
+      branch = {
+        branchId: row.branchId,
+        branchName: row.branchName,
+        coin: zero(),
+        vip: zero(),
+        card: zero(),
+        all: zero(),
+      };
       byBranch.set(row.branchId, branch);
     }
     for (const into of [branch[row.purpose], branch.all, total[row.purpose], total.all]) add(into, row);

@@ -53,13 +53,16 @@ const channelAudit = (c: ChannelRow) => ({
   sort: c.sort,
 });
 
-/** The form's fields checked beyond their types: the offer's window whole and in order; no bonus on VIP packs. */
+/**
+ * The form's fields checked beyond their types: the offer's window whole and in order; no bonus on VIP or monthly
+ * card packs (their itemCount is days).
+ */
 function changeOf(type: string, input: PackInput): PackChange {
   const starts = input.firstPayStartsAt === null ? null : new Date(input.firstPayStartsAt);
   const ends = input.firstPayEndsAt === null ? null : new Date(input.firstPayEndsAt);
   if ((starts === null) !== (ends === null) || (starts && ends && ends <= starts)) throw offerWindowInvalid();
   if (input.firstPayBonus > 0 && starts === null) throw offerWindowInvalid();
-  if (type === 'vip' && input.presentCount > 0) throw vipPackWithBonus();
+  if (type !== 'coin' && input.presentCount > 0) throw vipPackWithBonus();
   return {
     amountLevel: input.amountLevel,
     itemCount: input.itemCount,
@@ -84,7 +87,7 @@ export async function packsAndChannels(deps: PacksConsoleDeps) {
 /** A new pack: offered from the next recharge centre on. */
 export async function addPack(
   deps: PacksConsoleDeps,
-  input: PackInput & { type: 'coin' | 'vip'; by: Actor },
+  input: PackInput & { type: 'coin' | 'vip' | 'card'; by: Actor },
 ) {
   const change = changeOf(input.type, input);
   const added = await deps.repo.addPack({ ...change, type: input.type }, (tx, after) =>
@@ -106,10 +109,10 @@ export async function addPack(
 export async function editPack(deps: PacksConsoleDeps, input: PackInput & { id: number; by: Actor }) {
   const done = await deps.repo.editPack(
     input.id,
-    // The type is the pack's own (checked inside: a VIP pack keeps no bonus).
+    // The type is the pack's own (checked inside: a VIP or card pack keeps no bonus).
     changeOf('coin', input),
     (tx, before, after) => {
-      if (before.type === 'vip' && after.presentCount > 0) throw vipPackWithBonus();
+      if (before.type !== 'coin' && after.presentCount > 0) throw vipPackWithBonus();
       return deps.audit(tx, {
         ...input.by,
         action: 'pack.edit',

@@ -29,4 +29,4 @@ export const packNotFound = () => notFound('套餐不存在');
 export const payChannelNotFound = () => notFound('支付渠道不存在');
 export const offerWindowInvalid = () =>
   badRequest('首充加赠需要同时填写开始和结束时间，且结束晚于开始', 'firstPayEndsAt');
-export const vipPackWithBonus = () => badRequest('VIP 套餐没有赠送阅币，请把赠送填 0', 'presentCount');
+export const vipPackWithBonus = () => badRequest('VIP 与月卡套餐没有赠送阅币，请把赠送填 0', 'presentCount');

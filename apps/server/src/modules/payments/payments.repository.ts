@@ -249,13 +249,14 @@ export function createPaymentsRepository(db: Database) {
      * locks (two settlements of one refund queue and the second finds coinsTaken set; two refunds of one order
      * queue too). A coin order's refund that takes the coins back moves, through `act.coins`, at most what the
      * order brought less what its other refunds took (kept: nothing, 0); a VIP order's first succeeded refund ends
-     * the VIP early by the days it gave (`act.vip`). The refund keeps how many coins, and the story says what.
+     * the VIP early by the days it gave (`act.vip`), a card order's takes back its days not yet claimed (`act.card`). The refund keeps how many coins, and the story says what.
      */
     settleGivenOnce(
       refundNo: string,
       act: {
         coins: (tx: Queryable, order: PayOrder, most: number) => Promise<number>;
         vip: (tx: Queryable, order: PayOrder, days: number) => Promise<unknown>;
+        card: (tx: Queryable, order: PayOrder, days: number) => Promise<unknown>;
       },
     ) {
       return db.transaction(async (tx) => {
@@ -287,6 +288,13 @@ export function createPaymentsRepository(db: Database) {
           const first = Number(others?.settled ?? 0) === 0;
           if (first) await act.vip(tx, order, order.itemCount);
           detail = first ? `会员提前结束 ${order.itemCount} 天` : '会员天数已在此前的退款中扣回';
+        } else if (order.purpose === 'card') {
+          // As VIP: the card's days still to come go once, with the order's first succeeded refund; claimed stay.
+          const first = Number(others?.settled ?? 0) === 0;
+          if (first) await act.card(tx, order, order.itemCount);
+          detail = first
+            ? `月卡未领取的天数已扣回（至多 ${order.itemCount} 天）`
+            : '月卡天数已在此前的退款中扣回';
         } else if (refund.coins === 'take') {
           // The first-recharge offer this order brought goes back with it: a refunded first payment must not
           // leave the reader the offer's coins for nothing (pay, take the offer, refund, keep it).

@@ -29,7 +29,7 @@ export interface PaymentsDeps {
   repo: PaymentsRepository;
   /** The users' and the wallet's ports: who pays (user info, attribution), and crediting a paid order. */
   users: Pick<UsersPort, 'userInfo' | 'attributionOf'>;
-  wallet: Pick<WalletPort, 'creditPaidOrder' | 'takeBackCoins' | 'shortenVipOnce'>;
+  wallet: Pick<WalletPort, 'creditPaidOrder' | 'takeBackCoins' | 'shortenVipOnce' | 'shortenCardOnce'>;
   gateways: GatewayRegistry;
   publicOrigin: string;
   /** Origins of our own pages (pay apply must be navigated to from one of them). */
@@ -148,7 +148,7 @@ export interface ApplyInput {
   claimedUserId?: number;
   /** The pack by id (pay apply), or the one pack of this purpose at this price (POST /api/pay/pay). */
   packId?: number;
-  payPurpose: 'coin' | 'vip';
+  payPurpose: 'coin' | 'vip' | 'card';
   channelCode: string;
   rechargerAmount: number;
   appType: string;

@@ -20,7 +20,7 @@ export interface ApplyParams {
   rechargerAmount: number;
   payPurposeId: number;
   payChannel: string;
-  payPurpose: 'coin' | 'vip';
+  payPurpose: 'coin' | 'vip' | 'card';
   appType?: string;
   userId?: number;
   vueReturnUrl?: string;
@@ -38,13 +38,14 @@ export const demo = {
   coin3000: { payPurposeId: 2, payPurpose: 'coin', itemCount: 3000, presentCount: 300 },
   coin600: { payPurposeId: 1, payPurpose: 'coin', itemCount: 600, presentCount: 0 },
   vip30: { payPurposeId: 5, payPurpose: 'vip', itemCount: 30, presentCount: 0 },
+  card30: { payPurposeId: 8, payPurpose: 'card', itemCount: 30, presentCount: 0 },
 } as const;
 
 /** Applies for a pack through the web channel wechat_h5 (9.5折) and answers the order and its cashier path. */
 export async function applyWeb(
   t: TestApp,
   cookie: string,
-  pack: { payPurposeId: number; payPurpose: 'coin' | 'vip' },
+  pack: { payPurposeId: number; payPurpose: 'coin' | 'vip' | 'card' },
   amount: number,
   extra: Partial<ApplyParams> = {},
 ) {

@@ -124,9 +124,9 @@ export async function refundOrder(
 }
 
 /**
- * A succeeded refund's coins choice, or a VIP order's days, once (payments.repository settleGivenOnce): coins taken
- * back under the transfer id `refund:{refundNo}:coins`, days under the adjustment id `vip:refund:{orderNo}`, so even
- * a second run could not take twice. Answers the refund as it is after.
+ * A succeeded refund's coins choice, or a VIP or card order's days, once (payments.repository settleGivenOnce): coins
+ * taken back under the transfer id `refund:{refundNo}:coins`, VIP days under the adjustment id `vip:refund:{orderNo}`,
+ * card days under the card change id `refund:{orderNo}`, so even a second run could not take twice. Answers the refund as it is after.
  */
 async function coinsOnce(deps: Pick<PaymentsDeps, 'repo' | 'wallet'>, refundNo: string) {
   await deps.repo.settleGivenOnce(refundNo, {
@@ -139,6 +139,8 @@ async function coinsOnce(deps: Pick<PaymentsDeps, 'repo' | 'wallet'>, refundNo: 
       }),
     vip: (tx, order, days) =>
       deps.wallet.shortenVipOnce(tx, { id: `vip:refund:${order.orderNo}`, userId: order.userId, days }),
+    card: (tx, order, days) =>
+      deps.wallet.shortenCardOnce(tx, { orderNo: order.orderNo, userId: order.userId, days }),
   });
   return deps.repo.refundByNo(refundNo);
 }

@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ModuleContext } from '../module-context.ts';
 import { campaignsConsoleRoutes } from './campaigns.console.routes.ts';
 import { createCampaignsRepository } from './campaigns.repository.ts';
+import { cardConsoleRoutes } from './card.console.routes.ts';
+import { createCardRepository } from './card.repository.ts';
+import { cardRoutes } from './card.routes.ts';
+import * as card from './card.service.ts';
 import { checkinConsoleRoutes } from './checkin.console.routes.ts';
 import { createCheckinRepository } from './checkin.repository.ts';
 import { checkinRoutes } from './checkin.routes.ts';
@@ -22,11 +26,13 @@ import * as wallet from './wallet.service.ts';
 export { isVip } from './vip.ts';
 export type { PaidOrder, WalletPort } from './wallet.port.ts';
 
-/** The coin ledger, chapter purchases, VIP and the consumption records. */
+/** The coin ledger, chapter purchases, VIP, the monthly card and the consumption records. */
 export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): Promise<WalletPort> {
+  const cardRepo = createCardRepository(ctx.db);
   const deps: wallet.WalletDeps = {
     repo: createWalletRepository(ctx.db),
     count: (event) => ctx.ports.metrics.count(event),
+    giveCardDays: (tx, a) => card.giveCardDays({ repo: cardRepo }, tx, { ...a, at: new Date() }),
   };
   await walletRoutes(app, deps);
   const unlocksRepo = createUnlocksRepository(ctx.db);
@@ -57,12 +63,16 @@ export async function registerWallet(app: FastifyInstance, ctx: ModuleContext): 
   const checkinRepo = createCheckinRepository(ctx.db);
   await checkinRoutes(app, { repo: checkinRepo });
   await checkinConsoleRoutes(app, { repo: checkinRepo, audit });
+  // The monthly card: the readers' daily claims, and the console's daily reward and claims per day.
+  await cardRoutes(app, { repo: cardRepo });
+  await cardConsoleRoutes(app, { repo: cardRepo, audit });
   return {
     balanceOf: deps.repo.balanceOf,
     ownedChapters: deps.repo.ownedChapters,
     creditPaidOrder: (tx, order) => wallet.creditPaidOrder(deps, { tx, order }),
     takeBackCoins: (tx, take) => wallet.takeBackCoins(deps, { tx, take }),
     shortenVipOnce: (tx, a) => deps.repo.shortenVipOnce(tx, a),
+    shortenCardOnce: (tx, a) => card.takeBackCardDays({ repo: cardRepo }, tx, { ...a, at: new Date() }),
     records: (userId, limit, offset) => wallet.consumptionWindow(deps, { userId, limit, offset }),
     heldUnlock: (userId, chapterId) => unlocksRepo.held(userId, chapterId),
     unlockOptions: (userId, chapterId) => unlocksRepo.options(userId, chapterId),

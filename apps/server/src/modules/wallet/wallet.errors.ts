@@ -14,3 +14,6 @@ export const campaignBookNotFound = () => badRequest('作品不存在', 'bookId'
 export const campaignChaptersInvalid = () => badRequest('所选章节不属于该作品', 'chapterIds');
 export const campaignWindowInvalid = (why: string) => badRequest(why, 'endsAt');
 export const campaignDiscountInvalid = (why: string) => badRequest(why, 'discountPercent');
+
+// The monthly card (月卡).
+export const noCardRunning = () => badRequest('月卡未开通或已到期，开通月卡后每天可领取奖励');

@@ -7,7 +7,7 @@ export interface PaidOrder {
   orderNo: string;
   userId: number;
   purpose: string;
-  /** Coins, or VIP days. */
+  /** Coins, or VIP days, or monthly card days. */
   itemCount: number;
   /** Bonus coins of a coin pack. */
   presentCount: number;
@@ -35,7 +35,7 @@ export interface WalletPort {
   balanceOf(userId: number): Promise<number>;
   /** Which of these chapters the user has bought. */
   ownedChapters(userId: number, chapterIds: number[]): Promise<Set<number>>;
-  /** Coins and bonus, or VIP days, of an order just marked paid, inside the transaction `tx` that did so. */
+  /** Coins and bonus, VIP days or card days, of an order just marked paid, inside the transaction `tx` that did so. */
   creditPaidOrder(tx: Queryable, order: PaidOrder): Promise<void>;
   /**
    * Takes back, inside `tx`, at most `most` coins the reader still holds (never below zero) in one transfer to
@@ -50,6 +50,11 @@ export interface WalletPort {
    * to before now. False when this id was done before.
    */
   shortenVipOnce(tx: Queryable, a: { id: string; userId: number; days: number }): Promise<boolean>;
+  /**
+   * A refunded monthly card order's days still to come, taken back once (card_days `refund:{orderNo}`): claimed
+   * days stay. False when done before.
+   */
+  shortenCardOnce(tx: Queryable, a: { orderNo: string; userId: number; days: number }): Promise<boolean>;
   /** The reader's consumption records as they read them, any window (the console's reader page). */
   records(
     userId: number,

@@ -17,6 +17,8 @@ export interface WalletDeps {
   repo: WalletRepository;
   /** Counts a purchase (the metrics port). */
   count?: (event: BusinessEvent) => void;
+  /** A paid monthly card order's days, once per order (card.service giveCardDays). */
+  giveCardDays?: (tx: Queryable, a: { orderNo: string; userId: number; days: number }) => Promise<unknown>;
 }
 
 /**
@@ -104,11 +106,12 @@ export async function consumptionWindow(
 
 /**
  * Credits a paid order, inside the transaction that marked it paid (payments' notification): its coins and bonus
- * under deterministic transfer ids (order:{orderNo}:coins, :bonus), or its VIP days. The transfer ids make a
- * second credit of one order move nothing; the order's conditional move to paid makes it run once anyway.
+ * under deterministic transfer ids (order:{orderNo}:coins, :bonus), its VIP days, or its monthly card days (under
+ * the card change id order:{orderNo}). The ids make a second credit of one order move nothing; the order's
+ * conditional move to paid makes it run once anyway.
  */
 export async function creditPaidOrder(
-  { repo }: WalletDeps,
+  { repo, giveCardDays }: WalletDeps,
   { tx, order }: { tx: Queryable; order: PaidOrder },
 ) {
   const base = { userId: order.userId, orderId: order.id, memo: order.orderNo };
@@ -123,6 +126,11 @@ export async function creditPaidOrder(
   }
   if (order.purpose === 'vip') {
     await repo.extendVip(tx, order.userId, order.itemCount);
+    return;
+  }
+  if (order.purpose === 'card') {
+    if (!giveCardDays) throw new Error('a card order came to a wallet without the monthly card');
+    await giveCardDays(tx, { orderNo: order.orderNo, userId: order.userId, days: order.itemCount });
     return;
   }
   const coins = {

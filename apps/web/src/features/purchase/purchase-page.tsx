@@ -42,7 +42,10 @@ export default function PurchasePage() {
   const packs = data?.payConfigs ?? [];
   const coinPacks = packs.filter((p) => p.type === 'coin');
   const vipPacks = packs.filter((p) => p.type === 'vip');
-  const fallback = packs.find((p) => p.isDefault === 'Y') ?? coinPacks[0] ?? packs[0];
+  const cardPacks = packs.filter((p) => p.type === 'card');
+  // ?pack=card (the account centre's 月卡 line) opens with the card picked.
+  const asked = search.get('pack') === 'card' ? cardPacks[0] : undefined;
+  const fallback = asked ?? packs.find((p) => p.isDefault === 'Y') ?? coinPacks[0] ?? packs[0];
   const pack: PayConfig | null = packs.find((p) => p.id === picked) ?? fallback ?? null;
   const vip = data && data.userInfo.vipType !== 'none';
 
@@ -99,11 +102,22 @@ export default function PurchasePage() {
             selectedId={pack?.id ?? null}
             onSelect={(p) => setPicked(p.id)}
           />
+          <PackGrid
+            title="月卡 · 每日领取"
+            packs={cardPacks}
+            selectedId={pack?.id ?? null}
+            onSelect={(p) => setPicked(p.id)}
+          />
           <section className="purchase-notes" aria-label="温馨提示">
             <h2>温馨提示</h2>
             <ol>
               <li>1元 = 100阅币，阅币永久有效，付费章节购买一次即可永久阅读。</li>
               <li>VIP有效期内，VIP免费作品可免费阅读；标明不属于VIP免费的作品仍需购买。</li>
+              {cardPacks.length > 0 && (
+                <li>
+                  月卡自购买当天起生效，有效期内每天可在“我的”领取一次奖励，当天未领取不补发；续购天数累加。
+                </li>
+              )}
               <li>请在{PAY_WITHIN}内完成支付，超时请重新下单。</li>
               {back !== userPath() && <li>支付完成后将返回作品，继续阅读。</li>}
               <li>

@@ -18,6 +18,7 @@ import {
 } from '../../lib/paths.ts';
 import { isVip, useUserStore } from '../../lib/user-store.ts';
 import { CheckinCard } from './checkin-card.tsx';
+import { MonthlyCardPanel } from './monthly-card.tsx';
 import './user.css';
 
 async function copy(text: string, what: string) {
@@ -109,6 +110,7 @@ export default function UserPage() {
       </section>
 
       {userInfo && <CheckinCard />}
+      {userInfo && <MonthlyCardPanel />}
 
       {!vip && (
         <Link to={purchasePath()} className="user-vip-banner">

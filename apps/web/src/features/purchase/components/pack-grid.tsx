@@ -2,7 +2,7 @@ import type { PayConfig } from '@yueman/contract';
 import { yuan } from '../pay-helpers.ts';
 
 /**
- * One group of packs (coins or VIP): title, description, price in yuan, bonus, the first-recharge offer when the
+ * One group of packs (coins, VIP or the monthly card): title, description, price in yuan, bonus, the first-recharge offer when the
  * server gives this reader one, and a recommended mark.
  */
 export function PackGrid({
@@ -39,6 +39,7 @@ export function PackGrid({
               {pack.isRecommend === 'Y' && <span className="pack-recommend">推荐</span>}
               <span className="pack-title">{pack.title}</span>
               {pack.presentCount > 0 && <span className="pack-bonus">送{pack.presentCount}阅币</span>}
+              {pack.type === 'card' && <span className="pack-bonus">{pack.itemCount}天每日领取</span>}
               {/* The server offers it only to readers who have never paid, while the offer runs. */}
               {(pack.firstPayBonus ?? 0) > 0 && (
                 <span className="pack-first-pay">首充加赠 {pack.firstPayBonus} 阅币</span>
