@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { chinaDate } from '../../shared/china-time.ts';
 import { rowsOf } from '../../shared/rows.ts';
+import { createRetentionRepository } from './dashboard.retention.repository.ts';
 import { createDashboardSummary, perDay } from './dashboard.summary.repository.ts';
 
 const DAY_SECONDS = 86_400;
@@ -50,6 +51,7 @@ export function createDashboardRepository(db: Database) {
 
   return {
     summary,
+    retention: createRetentionRepository(db),
 
     /**
      * Per day from `from` (day 0, a China midnight) to `to`: paid orders, their cents and first payers; refunds; new

@@ -2,6 +2,7 @@ import { DASHBOARD_WINDOWS, type Dashboard, type DashboardWindow } from '@yueman
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
 import type { DashboardRepository } from './dashboard.console.repository.ts';
+import { retention } from './dashboard.retention.service.ts';
 
 export interface DashboardDeps {
   repo: DashboardRepository;
@@ -18,7 +19,8 @@ const UNLOCK_ROWS = 50;
 /**
  * The console's first screen: for the China day `date` (today by default), the day and the 7 and 30 days that end
  * with it; the 30 days' trend; and over the window `days` (7 by default) the top books and chapters, the funnel of
- * each promotion branch and the unlocks by how. Every figure is summed from the tables the service writes.
+ * each promotion branch, the unlocks by how and returning readers. Every figure is summed from the tables the service
+ * writes.
  */
 export async function dashboard(
   deps: DashboardDeps,
@@ -32,13 +34,14 @@ export async function dashboard(
   const trendStart = startOf(TREND_DAYS);
   const days = input.days ?? 7;
 
-  const [daily, payers, books, chapters, funnel, byUnlock] = await Promise.all([
+  const [daily, payers, books, chapters, funnel, byUnlock, returning] = await Promise.all([
     deps.repo.daily(trendStart, end, input.now ?? new Date()),
     deps.repo.payingReaders(DASHBOARD_WINDOWS.map(startOf), end),
     deps.repo.topBooks(startOf(days), end, TOP),
     deps.repo.topChapters(startOf(days), end, TOP),
     deps.repo.funnel(startOf(days), end),
     deps.repo.byUnlock(startOf(days), end, UNLOCK_ROWS),
+    retention(deps.repo.retention, { date, days, today: chinaDate(input.now ?? new Date()) }),
   ]);
 
   const byDay = new Map(daily.map((d) => [d.day, d]));
@@ -86,5 +89,6 @@ export async function dashboard(
     topChaptersByUnlocks: chapters.byUnlocks,
     funnel,
     byUnlock,
+    retention: returning,
   };
 }
