@@ -44,26 +44,29 @@ runMain(async () => {
     );
     const result = await data.measureDashboard(target, settings);
     console.log(
-      `  seeded ${fmt(result.seeded.readers)} readers, ${fmt(result.seeded.orders)} orders, ${fmt(result.seeded.visits)} first visits, ${fmt(result.seeded.purchases)} purchases in ${fmt(result.seeded.ms / 1000, 1)} s`,
+      `  seeded ${fmt(result.seeded.readers)} readers, ${fmt(result.seeded.orders)} orders, ${fmt(result.seeded.visits)} first visits, ${fmt(result.seeded.purchases)} purchases, ${fmt(result.seeded.readerDays)} reader days in ${fmt(result.seeded.ms / 1000, 1)} s`,
     );
     for (const c of result.cases) {
       console.log(
-        `  dashboard over ${c.days === 1 ? 'the day' : `${c.days} days`}: median ${fmt(c.medianMs, 1)} ms, slowest ${fmt(c.maxMs, 1)} ms (aim ${AIM_MS} ms)`,
+        `  dashboard over ${c.days === 1 ? 'the day' : `${c.days} days`}: median ${fmt(c.medianMs, 1)} ms, slowest ${fmt(c.maxMs, 1)} ms (aim ${AIM_MS} ms); its returning readers alone: median ${fmt(c.retentionMedianMs, 1)} ms`,
       );
     }
     results[name] = result;
   }
   const missed = Object.values(results).some((r) => r.cases.some((c) => c.medianMs > AIM_MS));
   const rows = Object.entries(results).flatMap(([name, r]) =>
-    r.cases.map((c) => `| ${name} | ${c.days} | ${fmt(c.medianMs, 1)} | ${fmt(c.maxMs, 1)} | ${AIM_MS} |`),
+    r.cases.map(
+      (c) =>
+        `| ${name} | ${c.days} | ${fmt(c.medianMs, 1)} | ${fmt(c.maxMs, 1)} | ${AIM_MS} | ${fmt(c.retentionMedianMs, 1)} |`,
+    ),
   );
   const markdown = [
     `# Dashboard bench ${startedAt.toISOString()}${smoke ? ' (smoke)' : ''}`,
     '',
     `${fmt(settings.readers)} readers, ${settings.branches} branches, ${settings.days} days; median of ${settings.calls} calls after ${settings.warmup} warm-up.`,
     '',
-    '| database | window (days) | median ms | slowest ms | aim ms |',
-    '|---|---|---|---|---|',
+    '| database | window (days) | median ms | slowest ms | aim ms | returning readers alone, median ms |',
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');

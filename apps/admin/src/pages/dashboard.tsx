@@ -27,6 +27,7 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { adminRoutes, call, shown } from '../api.ts';
 import { csvText, downloadCsv } from '../csv.ts';
 import { branchLabel, yuan } from '../format.ts';
+import { RetentionSection } from './dashboard-retention.tsx';
 
 const DAY = 'YYYY-MM-DD';
 /** Today's date in China (the server sums China days whatever the browser's zone). */
@@ -409,6 +410,12 @@ export default function DashboardPage() {
           rowKey={(u) => `${u.bookId}:${u.branchId}`}
           loading={loading}
           empty="这段时间没有解锁"
+        />
+        <RetentionSection
+          retention={data?.retention}
+          windowText={windowText}
+          fileName={file('读者留存')}
+          loading={loading}
         />
         <Typography.Text type="secondary">
           所有日期与时间均为北京时间。营收单位为元；阅币为读者在章节上消耗的阅币。

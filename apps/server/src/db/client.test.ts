@@ -74,6 +74,7 @@ describeDb('database client', () => {
         ...['pay_channels', 'pay_configs', 'pay_order_events', 'pay_orders', 'pay_refunds'],
         ...[
           'rate_limits',
+          'reader_days',
           'reading_progress',
           'reading_tickets',
           'report_notes',

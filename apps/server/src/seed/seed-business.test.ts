@@ -46,6 +46,14 @@ describeDb(`seedBusiness (${dbKind})`, () => {
       expect(f.accounts).toBeLessThanOrEqual(f.firstVisits);
       expect(f.payers).toBeLessThanOrEqual(f.accounts);
     }
+    // Returning readers: every seeded reader has a first day; fewer come back on day 7 or day 30 than on day 1.
+    const { total } = data.retention;
+    expect(total.newReaders).toBe(month?.newReaders);
+    expect(total.day1.cohort).toBeGreaterThan(0);
+    const rate = (d: { cohort: number; returned: number }) => d.returned / d.cohort;
+    expect(rate(total.day1)).toBeGreaterThan(rate(total.day7));
+    expect(rate(total.day1)).toBeGreaterThan(rate(total.day30));
+    expect(data.retention.branches.map((b) => b.branchId).sort()).toEqual([1001, 1002, 1003]);
     expect(data.topBooksByCoins.length).toBeGreaterThan(0);
     expect(data.topBooksByReaders.length).toBeGreaterThan(0);
   });

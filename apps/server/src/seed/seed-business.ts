@@ -24,7 +24,8 @@ const FIRST_BRANCH = 1001;
 /**
  * Adds a business's history for measuring the dashboard: first visits through promotion branches, half of them
  * registering, a fifth of those paying 1–4 orders (most paid, some left unpaid, a few refunded), the payers buying
- * chapters, every reader reading a few books, some unlocking chapters wait-for-free. Set-based SQL (generate_series,
+ * chapters, every reader reading a few books, some unlocking chapters wait-for-free, and the China days each reader
+ * came back on (returning readers decaying over the days after the first). Set-based SQL (generate_series,
  * every "random" choice a hash of the row number), a batch of readers per statement. The orders and purchases move
  * no coins in the ledger: a measuring database, not a shop (`npm run reconcile` reports them).
  */
@@ -139,6 +140,7 @@ export async function seedBusiness(db: Database, opts: BusinessOptions) {
     select 'unlock:' || user_id || ':' || chapter_id, user_id, chapter_id, 'wait_free', at + interval '72 hours', at
     from u
     on conflict do nothing`);
+  await seedReaderDays(db, readers);
   await db.execute(sql`analyze`);
   // The history is written with past times: the dashboard's daily summary of those days is made again from it.
   const now = new Date();
@@ -151,13 +153,36 @@ export async function seedBusiness(db: Database, opts: BusinessOptions) {
       select (select count(*) from users where account like ${`ydseed${base}x%`})::int as readers,
              (select count(*) from pay_orders where order_no like ${`SEED${base}U%`})::int as orders,
              (select count(*) from chapter_purchases)::int as purchases,
-             (select count(*) from visit_marks)::int as visits`),
+             (select count(*) from visit_marks)::int as visits,
+             (select count(*) from reader_days)::int as reader_days`),
   );
   return {
     readers: counts?.readers ?? 0,
     orders: counts?.orders ?? 0,
     purchases: counts?.purchases ?? 0,
     visits: counts?.visits ?? 0,
+    readerDays: counts?.reader_days ?? 0,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** How many days after the first the seed brings readers back on (beyond them the dashboard reads nothing). */
+const RETURN_DAYS_SEEDED = 60;
+
+/**
+ * The China days the seeded readers were seen on, as the users module writes them (reader_days): the first day (the
+ * account's), then day k with a chance decaying as 45 % × k^-0.6 (day 1 about 45 %, day 7 about 14 %, day 30 about
+ * 6 %), a little higher or lower per promotion branch, up to today and the first RETURN_DAYS_SEEDED days.
+ */
+async function seedReaderDays(db: Database, readers: ReturnType<typeof sql>) {
+  await db.execute(sql`
+    with r as (${readers}), d as (
+      select r.id, r.branch_id, k, (r.created_at at time zone 'Asia/Shanghai')::date + k as day
+      from r cross join generate_series(0, ${RETURN_DAYS_SEEDED}::int) as k
+      where k = 0 or (hashint4(r.id * 37 + k)::bigint & 2147483647) % 10000
+        < 4500 * (0.75 + 0.1 * (r.branch_id % 6)) / power(k, 0.6)
+    )
+    insert into reader_days (user_id, day, age, branch_id)
+    select id, day, k, branch_id from d where day <= (now() at time zone 'Asia/Shanghai')::date
+    on conflict do nothing`);
 }

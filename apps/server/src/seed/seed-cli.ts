@@ -1,7 +1,8 @@
 /**
  * npm run seed -- [--books N] [--chapters M] [--no-demo] [--business [--readers R] [--branches B] [--days D]]
  * Seeds the demo library into an empty database, then adds N synthetic books for load tests, and with --business a
- * business's history (visits, readers, orders, refunds, purchases, reading) for measuring the dashboard.
+ * business's history (visits, readers, orders, refunds, purchases, reading, returning days) for measuring the
+ * dashboard.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,8 +24,8 @@ const USAGE = `Usage: npm run seed -- [--books N] [--chapters M] [--no-demo] [--
   --chapters M   chapters per synthetic book, 1 to ${MAX_CHAPTERS_PER_BOOK} (default 20)
   --no-demo      do not seed the demo library
   --business     add a business's history for measuring the dashboard: first visits through promotion branches,
-                 readers, orders (paid, unpaid, refunded), chapter purchases, unlocks and reading (no ledger
-                 movements: a measuring database, not a shop)
+                 readers, orders (paid, unpaid, refunded), chapter purchases, unlocks, reading and the days
+                 readers came back on (no ledger movements: a measuring database, not a shop)
   --readers R    readers of it, 1 to ${MAX_BUSINESS_READERS.toLocaleString('en')} (default 100,000)
   --branches B   promotion branches, 1 to ${MAX_BUSINESS_BRANCHES} (default 100)
   --days D       days of history, 1 to ${MAX_BUSINESS_DAYS} (default 365)
@@ -135,7 +136,8 @@ async function run(db: Database, args: ReturnType<typeof parse>): Promise<void> 
     const result = await seedBusiness(db, args.business);
     console.log(
       `seed: ${days} days of business through ${branches} branches: ${result.readers} readers, ${result.orders} orders, ` +
-        `${result.visits} first visits, ${result.purchases} chapter purchases in ${(result.ms / 1000).toFixed(1)} s ` +
+        `${result.visits} first visits, ${result.purchases} chapter purchases, ${result.readerDays} reader days ` +
+        `in ${(result.ms / 1000).toFixed(1)} s ` +
         `(asked for ${readers} readers)`,
     );
   }

@@ -1589,7 +1589,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 数据概览：当天、最近 7 / 30 天（北京时间）的营收、订单、付费读者、新读者、首充、ARPPU、退款；30 天趋势；热门作品与章节；各推广渠道的转化漏斗；按解锁方式 */
+        /** 数据概览：当天、最近 7 / 30 天（北京时间）的营收、订单、付费读者、新读者、首充、ARPPU、退款；30 天趋势；热门作品与章节；各推广渠道的转化漏斗；按解锁方式；各推广渠道的次日 / 7 日 / 30 日留存 */
         get: operations["adminDashboard"];
         put?: never;
         post?: never;
@@ -10833,6 +10833,40 @@ export interface operations {
                                 ticketUnlocks: number;
                                 freeUnlocks: number;
                             }[];
+                            retention: {
+                                branches: {
+                                    branchId: number;
+                                    branchName: string;
+                                    newReaders: number;
+                                    day1: {
+                                        cohort: number;
+                                        returned: number;
+                                    };
+                                    day7: {
+                                        cohort: number;
+                                        returned: number;
+                                    };
+                                    day30: {
+                                        cohort: number;
+                                        returned: number;
+                                    };
+                                }[];
+                                total: {
+                                    newReaders: number;
+                                    day1: {
+                                        cohort: number;
+                                        returned: number;
+                                    };
+                                    day7: {
+                                        cohort: number;
+                                        returned: number;
+                                    };
+                                    day30: {
+                                        cohort: number;
+                                        returned: number;
+                                    };
+                                };
+                            };
                         };
                     };
                 };

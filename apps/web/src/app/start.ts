@@ -2,6 +2,7 @@ import { isTraceId } from '@yueman/contract';
 import { ensureUser } from '../lib/api/user-info.ts';
 import { call, data, dynamicCallsWaitFor, routes } from '../lib/api-client.ts';
 import { pullFollows } from '../lib/follow-sync.ts';
+import { openedFromConsole } from '../lib/opened-from.ts';
 import { pullPositions } from '../lib/progress-sync.ts';
 import { useUserStore } from '../lib/user-store.ts';
 
@@ -9,6 +10,8 @@ const MARK_DAYS = 100;
 
 /** tgId (branch) and visitorId from the address are stored (spec section 1). */
 export function rememberAttribution(search: string) {
+  // The console's mark too, read from the first address before any navigation drops it.
+  openedFromConsole(search);
   const q = new URLSearchParams(search);
   const tgId = Number(q.get('tgId'));
   const visitorId = q.get('visitorId') ?? '';

@@ -17,6 +17,7 @@ import {
   pathOf,
   routePath,
 } from '@yueman/contract/client';
+import { openedFromConsole } from './opened-from.ts';
 import { runtimeConfig } from './runtime-config.ts';
 import { useUserStore } from './user-store.ts';
 
@@ -75,6 +76,7 @@ function headers(): Record<string, string> {
     'x-user-id': userInfo ? String(userInfo.userId) : '',
     'x-account': userInfo?.account ?? '',
     'x-branch-id': String(branchId),
+    ...(openedFromConsole() ? { 'x-opened-from': 'console' } : {}),
   };
 }
 

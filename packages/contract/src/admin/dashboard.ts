@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { adminRoute } from './common.ts';
+import { DashboardRetention } from './dashboard-retention.ts';
 
 const ChinaDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 
@@ -107,6 +108,8 @@ export const Dashboard = Type.Object({
   topChaptersByUnlocks: Type.Array(DashboardChapter),
   funnel: Type.Array(DashboardFunnelRow),
   byUnlock: Type.Array(DashboardUnlockRow),
+  /** Returning readers over the window: day-1, day-7 and day-30 retention per promotion branch and in total. */
+  retention: DashboardRetention,
 });
 export type Dashboard = Static<typeof Dashboard>;
 
@@ -115,11 +118,11 @@ export const dashboardRoutes = {
     method: 'GET',
     url: '/api/admin/dashboard',
     summary:
-      '数据概览：当天、最近 7 / 30 天（北京时间）的营收、订单、付费读者、新读者、首充、ARPPU、退款；30 天趋势；热门作品与章节；各推广渠道的转化漏斗；按解锁方式',
+      '数据概览：当天、最近 7 / 30 天（北京时间）的营收、订单、付费读者、新读者、首充、ARPPU、退款；30 天趋势；热门作品与章节；各推广渠道的转化漏斗；按解锁方式；各推广渠道的次日 / 7 日 / 30 日留存',
     querystring: Type.Object({
       /** The China date to end with; today when not given. */
       date: Type.Optional(ChinaDate),
-      /** The window of the top lists, the funnel and the unlock table: 1, 7 (default) or 30 days. */
+      /** The window of the top lists, the funnel, the unlock table and retention: 1, 7 (default) or 30 days. */
       days: Type.Optional(DashboardWindow),
     }),
     data: Dashboard,

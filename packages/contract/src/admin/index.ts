@@ -22,6 +22,7 @@ export * from './card.ts';
 export * from './checkin.ts';
 export * from './common.ts';
 export * from './dashboard.ts';
+export * from './dashboard-retention.ts';
 export * from './home.ts';
 export * from './imports.ts';
 export * from './orders.ts';

@@ -9,6 +9,7 @@ export * from './limits.ts';
 export * from './notices.ts';
 export * from './operators.ts';
 export * from './payments.ts';
+export * from './reader-days.ts';
 export * from './reading.ts';
 export * from './support.ts';
 export * from './unlocks.ts';

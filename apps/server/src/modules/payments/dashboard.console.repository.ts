@@ -5,6 +5,7 @@ import { rowsOf } from '../../shared/rows.ts';
 import { summaryWindow } from './dashboard.day-ranges.repository.ts';
 import { createFunnelSummary } from './dashboard.funnel-summary.repository.ts';
 import { COHORT_DAYS } from './dashboard.raw.repository.ts';
+import { createRetentionRepository } from './dashboard.retention.repository.ts';
 import { createDashboardSummary, perDay } from './dashboard.summary.repository.ts';
 import { createTopSummary } from './dashboard.top-summary.repository.ts';
 
@@ -36,6 +37,7 @@ export function createDashboardRepository(db: Database) {
 
   return {
     summary,
+    retention: createRetentionRepository(db),
 
     /**
      * Per day from `from` (day 0, a China midnight) to `to`: paid orders, their cents and first payers; refunds; new

@@ -2,6 +2,7 @@ import { DASHBOARD_WINDOWS, type Dashboard, type DashboardWindow } from '@yueman
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
 import { badRequest } from '../../shared/errors.ts';
 import type { DashboardRepository } from './dashboard.console.repository.ts';
+import { retention } from './dashboard.retention.service.ts';
 
 export interface DashboardDeps {
   repo: DashboardRepository;
@@ -18,8 +19,8 @@ const UNLOCK_ROWS = 50;
 /**
  * The console's first screen: for the China day `date` (today by default), the day and the 7 and 30 days that end
  * with it; the 30 days' trend; and over the window `days` (7 by default) the top books and chapters, the funnel of
- * each promotion branch and the unlocks by how. Every figure equals the sum over the tables the service writes; settled
- * days come from the dashboard's summaries.
+ * each promotion branch, the unlocks by how and returning readers. Every figure equals the sum over the tables the
+ * service writes; settled days come from the dashboard's summaries.
  */
 export async function dashboard(
   deps: DashboardDeps,
@@ -40,13 +41,14 @@ export async function dashboard(
     now,
   );
 
-  const [daily, payers, books, chapters, funnel, byUnlock] = await Promise.all([
+  const [daily, payers, books, chapters, funnel, byUnlock, returning] = await Promise.all([
     deps.repo.daily(trendStart, end, now),
     deps.repo.payingReaders(DASHBOARD_WINDOWS.map(startOf), end),
     deps.repo.topBooks(startOf(days), end, TOP, done),
     deps.repo.topChapters(startOf(days), end, TOP, done),
     deps.repo.funnel(startOf(days), end, done),
     deps.repo.byUnlock(startOf(days), end, UNLOCK_ROWS, done),
+    retention(deps.repo.retention, { date, days, today: chinaDate(now) }),
   ]);
 
   const byDay = new Map(daily.map((d) => [d.day, d]));
@@ -94,5 +96,6 @@ export async function dashboard(
     topChaptersByUnlocks: chapters.byUnlocks,
     funnel,
     byUnlock,
+    retention: returning,
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden } from '../../shared/errors.ts';
-import { resolveSession, SESSION_COOKIE } from './sessions.ts';
+import { countsAsSeen, resolveSession, SESSION_COOKIE } from './sessions.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 export interface IdentityOptions {
@@ -32,7 +32,7 @@ export default fp(
     const resolveUser = async (request: FastifyRequest, reply: FastifyReply) => {
       const token = request.cookies[SESSION_COOKIE];
       if (!token) return;
-      const session = await resolveSession(opts.repo, token);
+      const session = await resolveSession(opts.repo, token, new Date(), countsAsSeen(request.headers));
       if (!session) return;
       request.user = session.user;
       if (session.renewedUntil) reply.startSession(token, session.renewedUntil);

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { handoffTokens, sessions, users, visitMarks } from '../../db/schema/index.ts';
 
@@ -117,8 +117,25 @@ export function createUsersRepository(db: Database) {
     },
 
     /** Marks the user seen now (the session resolver calls it at most once an hour per user). */
-    async touchLastSeen(userId: number, now: Date) {
-      await db.update(users).set({ lastSeenAt: now }).where(eq(users.id, userId));
+    /**
+     * The reader was seen at `now`: last-seen to now and, with `day` (a China day maybe not yet recorded for them),
+     * that day in reader_days with its distance from the account's first China day, in one statement. The day is
+     * written once: a second write of it (two requests at once, a second login) changes nothing.
+     */
+    async touchLastSeen(userId: number, now: Date, day?: string) {
+      if (day === undefined) {
+        await db.update(users).set({ lastSeenAt: now }).where(eq(users.id, userId));
+        return;
+      }
+      await db.execute(sql`
+        with touched as (
+          update users set last_seen_at = ${now.toISOString()}::timestamptz where id = ${userId}::int
+          returning id, branch_id, created_at
+        )
+        insert into reader_days (user_id, day, age, branch_id)
+        select id, ${day}::date, ${day}::date - (created_at at time zone 'Asia/Shanghai')::date, branch_id
+        from touched
+        on conflict do nothing`);
     },
 
     async extendSession(tokenHash: string, expiresAt: Date) {

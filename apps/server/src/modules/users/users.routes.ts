@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { contractRoute } from '../../shared/contract-route.ts';
 import { ok } from '../../shared/envelope.ts';
 import { signedIn } from '../../shared/signed-in.ts';
-import { SESSION_COOKIE } from './sessions.ts';
+import { countsAsSeen, SESSION_COOKIE } from './sessions.ts';
 import * as users from './users.service.ts';
 
 export interface UsersRoutesOptions extends users.UsersDeps {
@@ -27,6 +27,7 @@ export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions
         branchHeader: req.headers['x-branch-id'],
         ip: req.ip,
         oldToken: req.cookies[SESSION_COOKIE],
+        seen: countsAsSeen(req.headers),
       });
       reply.startSession(session.token, session.expiresAt);
       return ok(info);

@@ -43,7 +43,15 @@ export async function userInfo(
 /** Creates a visitor with a generated account and password; the password is answered this once. */
 export async function register(
   deps: UsersDeps,
-  input: { fromDomain: string; traceId: unknown; branchHeader: unknown; ip: string; oldToken?: string },
+  input: {
+    fromDomain: string;
+    traceId: unknown;
+    branchHeader: unknown;
+    ip: string;
+    oldToken?: string;
+    /** False when the reader app was opened from the console: staff's visitor is no reader's first day. */
+    seen?: boolean;
+  },
 ) {
   const password = generatePassword();
   const passwordHash = await hashPassword(password);
@@ -58,7 +66,7 @@ export async function register(
       registerIp: input.ip,
     });
     if (user) {
-      const session = await issueSession(deps.repo, user.id, input.oldToken);
+      const session = await issueSession(deps.repo, user.id, input.oldToken, new Date(), input.seen ?? true);
       return { info: await userInfo(deps, { userId: user.id, password }), session };
     }
   }
