@@ -18,6 +18,8 @@ export interface NoticeSettings {
   oauthBaseUrl: string;
   apiBaseUrl: string;
   perDay: number;
+  /** Seconds between two passes of the notices job (a test's server sets it short to see a notice at once). */
+  passSeconds: number;
 }
 
 export function noticeSettings(env: Env): NoticeSettings | undefined {
@@ -47,5 +49,6 @@ export function noticeSettings(env: Env): NoticeSettings | undefined {
     oauthBaseUrl: env.WECHAT_OAUTH_BASE_URL.replace(/\/+$/, ''),
     apiBaseUrl: env.WECHAT_API_BASE_URL.replace(/\/+$/, ''),
     perDay: env.NOTICES_PER_DAY,
+    passSeconds: env.NOTICES_PASS_SECONDS,
   };
 }

@@ -277,6 +277,12 @@ export const configSchema = Type.Object(
       20,
       'WeChat notices one reader may get in one China day; the rest wait for the next day',
     ),
+    NOTICES_PASS_SECONDS: count(
+      60,
+      1,
+      3600,
+      'seconds between two passes of the WeChat notices job, which finds new chapters, 攒更 piles, ended waits and ending tickets and sends what is due (one server at a time runs it)',
+    ),
     LOG_LEVEL: Type.String({
       default: 'info',
       pattern: '^(?:fatal|error|warn|info|debug|trace|silent)$',

@@ -23,6 +23,8 @@ export function createOfficialAccountFake(opts: {
 }) {
   let pushToken = 'yuemanpush';
   let siteOrigin = 'http://localhost:8080';
+  /** The URL of the official account's server configuration (服务器配置), where WeChat pushes events. */
+  let pushUrl: string | undefined;
   /** Registered templates and their keywords. */
   const templates = new Map<string, string[]>();
   /** Consents left per openid and template: each accept one more, each notice sent one less. */
@@ -129,6 +131,16 @@ export function createOfficialAccountFake(opts: {
     return { query: new URLSearchParams({ signature, timestamp, nonce }).toString(), body };
   }
 
+  /** The reader answers the subscribe popup in WeChat: consents counted here, and the push to our server. */
+  function popup(openid: string, answers: { templateId: string; status: 'accept' | 'reject' }[]) {
+    opts.openids.add(openid);
+    for (const a of answers) {
+      const key = consentKey(openid, a.templateId);
+      consents.set(key, a.status === 'accept' ? (consents.get(key) ?? 0) + 1 : 0);
+    }
+    return push(openid, 'subscribe_msg_popup_event', 'SubscribeMsgPopupEvent', answers);
+  }
+
   return {
     handle,
     setPushToken(token: string) {
@@ -142,14 +154,29 @@ export function createOfficialAccountFake(opts: {
     registerTemplate(id: string, keywords = ['thing1', 'thing2', 'time3']) {
       templates.set(id, keywords);
     },
-    /** The reader answers the subscribe popup in WeChat: consents counted here, and the push to our server. */
-    popup(openid: string, answers: { templateId: string; status: 'accept' | 'reject' }[]) {
-      opts.openids.add(openid);
-      for (const a of answers) {
-        const key = consentKey(openid, a.templateId);
-        consents.set(key, a.status === 'accept' ? (consents.get(key) ?? 0) + 1 : 0);
-      }
-      return push(openid, 'subscribe_msg_popup_event', 'SubscribeMsgPopupEvent', answers);
+    popup,
+    /**
+     * The reader answers the subscribe popup inside WeChat, all of it as WeChat does it: the consents counted here,
+     * the signed push sent to our server's push URL (setPushUrl) and its answer, and the `subscribeDetails` string
+     * the `wx-open-subscribe` tag's success event carries to the page (per template, JSON with its status).
+     */
+    async answerPopup(openid: string, answers: { templateId: string; status: 'accept' | 'reject' }[]) {
+      if (!pushUrl) throw new Error('official account fake: no push URL (setPushUrl)');
+      const { query, body } = popup(openid, answers);
+      const res = await fetch(`${pushUrl}?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml' },
+        body,
+        signal: AbortSignal.timeout(5000),
+      });
+      const subscribeDetails = JSON.stringify(
+        Object.fromEntries(answers.map((a) => [a.templateId, JSON.stringify({ status: a.status })])),
+      );
+      return { pushed: { status: res.status, text: await res.text() }, subscribeDetails };
+    },
+    /** Where WeChat pushes events: our server's `/h5/wechat/push` (服务器配置's URL). */
+    setPushUrl(url: string) {
+      pushUrl = url;
     },
     /** The reader refuses a template in WeChat's notice settings later. */
     refuse(openid: string, templateId: string) {

@@ -10,9 +10,6 @@ import { createWechatMp } from './wechat-mp.ts';
 
 export type { NoticesPort } from './notices.port.ts';
 
-/** How often the notices job looks for events and sends what is due. */
-const PASS_MS = 60_000;
-
 /**
  * WeChat notices (更新提醒): readers bind their WeChat and subscribe inside it; one background job finds the events
  * (a wait for free ended, tickets about to end, new chapters of followed books, 攒更 piles reached), takes what other modules enqueue, and sends through the official
@@ -40,7 +37,8 @@ export async function registerNotices(app: FastifyInstance, ctx: ModuleContext):
     ctx.jobs.add(
       backgroundLoop({
         name: 'wechat-notices',
-        intervalMs: PASS_MS,
+        // How often the job looks for events and sends what is due (NOTICES_PASS_SECONDS).
+        intervalMs: settings.passSeconds * 1000,
         log,
         run: async () => {
           await findEvents(deps);
