@@ -5,6 +5,7 @@ import { badRequest } from '../../shared/errors.ts';
 import type { AuditEntry } from '../operators/index.ts';
 import type { CardRepository, CardRewardRow } from './card.repository.ts';
 import { CHECKIN_LIMITS } from './checkin.console.service.ts';
+import { rewardOf } from './daily-reward.ts';
 
 // The console's monthly card (docs/decisions.md, "Monthly card"): owners and finance set the daily reward (within
 // check-in's limits: it gives coins and tickets away as check-in does), audited before and after; the roles that
@@ -28,19 +29,13 @@ function within(name: 'coins' | 'tickets' | 'ticketDays', value: number) {
   if (value < limit.min || value > limit.max) throw badRequest(MESSAGES[name], name);
 }
 
-const rewardOf = (row: CardRewardRow | undefined): CardReward =>
-  row
-    ? {
-        coins: row.coins,
-        tickets: row.tickets,
-        ticketKind: row.ticketKind as 'read' | 'presale',
-        ticketDays: row.ticketDays,
-        scope: row.ticketScope,
-      }
-    : { coins: 0, tickets: 0, ticketKind: 'read', ticketDays: 7, scope: null };
+const cardRewardOf = (row: CardRewardRow | undefined): CardReward => ({
+  ...rewardOf(row),
+  scope: row?.ticketScope ?? null,
+});
 
 export async function cardReward(deps: CardConsoleDeps): Promise<CardReward> {
-  return rewardOf(await deps.repo.reward());
+  return cardRewardOf(await deps.repo.reward());
 }
 
 /** Replaces the daily reward: within the limits, scoped to books that exist; audited. Later claims pay it. */
@@ -63,7 +58,7 @@ export async function setCardReward(
       const missing = scope.filter((id) => !found.has(id));
       if (missing.length > 0) throw badRequest(`书籍 ID ${missing.join('、')} 不存在`, 'scope');
     }
-    const before = rewardOf(await deps.repo.lockReward(tx));
+    const before = cardRewardOf(await deps.repo.lockReward(tx));
     await deps.repo.setReward(tx, {
       coins: r.coins,
       tickets: r.tickets,
@@ -71,7 +66,7 @@ export async function setCardReward(
       ticketDays: r.ticketDays,
       ticketScope: scope,
     });
-    const after = rewardOf(await deps.repo.reward(tx));
+    const after = cardRewardOf(await deps.repo.reward(tx));
     await deps.audit(tx, { ...input.by, action: 'card.reward', target: 'card', before, after });
     return after;
   });

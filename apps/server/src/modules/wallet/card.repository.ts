@@ -1,14 +1,7 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import {
-  books,
-  cardClaims,
-  cardDays,
-  cardRewards,
-  monthlyCards,
-  readingTickets,
-  users,
-} from '../../db/schema/index.ts';
+import { books, cardClaims, cardDays, cardRewards, monthlyCards, users } from '../../db/schema/index.ts';
+import { payDailyReward } from './daily-reward.repository.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 
 export type CardRewardRow = typeof cardRewards.$inferSelect;
@@ -82,50 +75,9 @@ export function createCardRepository(db: Database) {
       return made;
     },
 
-    /** Coins from system:bonus under `card:{claimId}` (a second credit of one claim moves nothing). */
-    payCoins: (tx: Queryable, a: { claimId: number; userId: number; day: string; amount: number }) =>
-      ledger.credit(
-        tx,
-        {
-          transferId: `card:${a.claimId}`,
-          kind: 'bonus',
-          userId: a.userId,
-          amount: a.amount,
-          memo: `月卡每日奖励 ${a.day}`,
-        },
-        'system:bonus',
-      ),
-
-    /** Reading tickets under the grant ids `card:{claimId}:{n}`; answers how many were made. */
-    async payTickets(
-      tx: Queryable,
-      a: {
-        claimId: number;
-        userId: number;
-        day: string;
-        count: number;
-        kind: 'read' | 'presale';
-        scope: number[] | null;
-        expiresAt: Date;
-      },
-    ) {
-      if (a.count <= 0) return 0;
-      const rows = Array.from({ length: a.count }, (_, i) => ({
-        grantId: `card:${a.claimId}:${i + 1}`,
-        userId: a.userId,
-        kind: a.kind,
-        scopeBookIds: a.scope,
-        source: 'card',
-        reason: `月卡每日奖励 ${a.day}`,
-        expiresAt: a.expiresAt,
-      }));
-      const made = await tx
-        .insert(readingTickets)
-        .values(rows)
-        .onConflictDoNothing({ target: readingTickets.grantId })
-        .returning({ id: readingTickets.id });
-      return made.length;
-    },
+    /** Pays the claim's reward inside its transaction (daily-reward.repository.ts): coins, then tickets. */
+    payReward: (tx: Queryable, a: Omit<Parameters<typeof payDailyReward>[2], 'source' | 'label'>) =>
+      payDailyReward(tx, ledger, { ...a, source: 'card', label: '月卡每日奖励' }),
 
     /** The reward's row under a lock, so two operators' saves queue and each audits what it replaced. */
     async lockReward(tx: Queryable) {

@@ -1,8 +1,9 @@
-import type { CardClaim, CardState, CheckinReward } from '@yueman/contract';
+import type { CardClaim, CardState } from '@yueman/contract';
 import type { Queryable } from '../../db/client.ts';
 import { chinaDate } from '../../shared/china-time.ts';
 import { userUnknown } from '../../shared/errors.ts';
 import type { CardRepository, CardRewardRow } from './card.repository.ts';
+import { rewardOf } from './daily-reward.ts';
 import { noCardRunning } from './wallet.errors.ts';
 
 // The monthly card (docs/decisions.md, "Monthly card"): a paid card order gives its days as China days from the day
@@ -24,17 +25,6 @@ export const dayPlus = (day: string, days: number) =>
 /** Days from `from` to `to` (negative when `to` is earlier). */
 const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-
-const nothing: CheckinReward = { coins: 0, tickets: 0, ticketKind: 'read', ticketDays: 7 };
-export const rewardOf = (row: CardRewardRow | undefined): CheckinReward =>
-  row
-    ? {
-        coins: row.coins,
-        tickets: row.tickets,
-        ticketKind: row.ticketKind as 'read' | 'presale',
-        ticketDays: row.ticketDays,
-      }
-    : nothing;
 
 function stateOf(
   today: string,
@@ -87,27 +77,14 @@ export async function claimCard(deps: CardDeps, input: { userId: number; at?: Da
     });
     // The reader's lock makes a second claim of the day impossible here; a collision must roll the reward back.
     if (!made) throw new Error('a monthly card claim collided with an earlier one');
-    if (reward.coins > 0) {
-      const posted = await repo.payCoins(tx, {
-        claimId: made.id,
-        userId: input.userId,
-        day: today,
-        amount: reward.coins,
-      });
-      if (!posted) throw new Error('a card claim’s coins collided with an earlier transfer');
-    }
-    if (reward.tickets > 0) {
-      const paid = await repo.payTickets(tx, {
-        claimId: made.id,
-        userId: input.userId,
-        day: today,
-        count: reward.tickets,
-        kind: reward.ticketKind,
-        scope: row?.ticketScope ?? null,
-        expiresAt: new Date(at.getTime() + reward.ticketDays * DAY_MS),
-      });
-      if (paid !== reward.tickets) throw new Error('card tickets collided with earlier ones');
-    }
+    await repo.payReward(tx, {
+      claimId: made.id,
+      userId: input.userId,
+      day: today,
+      reward,
+      scope: row?.ticketScope ?? null,
+      at,
+    });
     return { ...stateOf(today, lastDay, true, row), claimed: true };
   });
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
-import { books, checkinClaims, checkinRewards, readingTickets, users } from '../../db/schema/index.ts';
+import { books, checkinClaims, checkinRewards, users } from '../../db/schema/index.ts';
+import { payDailyReward } from './daily-reward.repository.ts';
 import { createLedgerRepository } from './ledger.repository.ts';
 
 export type CheckinRewardRow = typeof checkinRewards.$inferSelect;
@@ -41,50 +42,9 @@ export function createCheckinRepository(db: Database) {
       return made;
     },
 
-    /** Coins from system:bonus under `checkin:{claimId}` (a second credit of one claim moves nothing). */
-    payCoins: (tx: Queryable, a: { claimId: number; userId: number; day: string; amount: number }) =>
-      ledger.credit(
-        tx,
-        {
-          transferId: `checkin:${a.claimId}`,
-          kind: 'bonus',
-          userId: a.userId,
-          amount: a.amount,
-          memo: `签到奖励 ${a.day}`,
-        },
-        'system:bonus',
-      ),
-
-    /** Reading tickets under the grant ids `checkin:{claimId}:{n}`; answers how many were made. */
-    async payTickets(
-      tx: Queryable,
-      a: {
-        claimId: number;
-        userId: number;
-        day: string;
-        count: number;
-        kind: 'read' | 'presale';
-        scope: number[] | null;
-        expiresAt: Date;
-      },
-    ) {
-      if (a.count <= 0) return 0;
-      const rows = Array.from({ length: a.count }, (_, i) => ({
-        grantId: `checkin:${a.claimId}:${i + 1}`,
-        userId: a.userId,
-        kind: a.kind,
-        scopeBookIds: a.scope,
-        source: 'checkin',
-        reason: `签到奖励 ${a.day}`,
-        expiresAt: a.expiresAt,
-      }));
-      const made = await tx
-        .insert(readingTickets)
-        .values(rows)
-        .onConflictDoNothing({ target: readingTickets.grantId })
-        .returning({ id: readingTickets.id });
-      return made.length;
-    },
+    /** Pays the claim's reward inside its transaction (daily-reward.repository.ts): coins, then tickets. */
+    payReward: (tx: Queryable, a: Omit<Parameters<typeof payDailyReward>[2], 'source' | 'label'>) =>
+      payDailyReward(tx, ledger, { ...a, source: 'checkin', label: '签到奖励' }),
 
     balanceOf: (userId: number, q: Queryable = db) => ledger.balanceOf(userId, q),
 

@@ -1,7 +1,8 @@
-import type { CheckinClaim, CheckinDay, CheckinReward, CheckinState } from '@yueman/contract';
+import type { CheckinClaim, CheckinDay, CheckinState } from '@yueman/contract';
 import { chinaDate } from '../../shared/china-time.ts';
 import { userUnknown } from '../../shared/errors.ts';
 import type { CheckinRepository, CheckinRewardRow } from './checkin.repository.ts';
+import { rewardOf } from './daily-reward.ts';
 
 // Daily check-in (docs/decisions.md, "Daily check-in"): one claim per reader per China day, counted on the account;
 // a streak that a missed China day restarts; the reward of the streak's day in a seven-day cycle (day 8 pays day 1's
@@ -14,21 +15,9 @@ export interface CheckinDeps {
 }
 
 export const CHECKIN_CYCLE = 7;
-const DAY_MS = 86_400_000;
 
 /** The cycle's day (1 to 7) of a streak's nth day. */
 export const cycleDayOf = (streak: number) => ((streak - 1) % CHECKIN_CYCLE) + 1;
-
-const nothing: CheckinReward = { coins: 0, tickets: 0, ticketKind: 'read', ticketDays: 7 };
-const rewardOf = (row: CheckinRewardRow | undefined): CheckinReward =>
-  row
-    ? {
-        coins: row.coins,
-        tickets: row.tickets,
-        ticketKind: row.ticketKind as 'read' | 'presale',
-        ticketDays: row.ticketDays,
-      }
-    : nothing;
 
 function stateOf(
   today: string,
@@ -106,27 +95,14 @@ export async function claimCheckin(
     });
     // The reader's lock makes a second claim of the day impossible here; a collision must roll the reward back.
     if (!made) throw new Error('a check-in collided with an earlier one');
-    if (reward.coins > 0) {
-      const posted = await repo.payCoins(tx, {
-        claimId: made.id,
-        userId: input.userId,
-        day: today,
-        amount: reward.coins,
-      });
-      if (!posted) throw new Error('a check-in’s coins collided with an earlier transfer');
-    }
-    if (reward.tickets > 0) {
-      const paid = await repo.payTickets(tx, {
-        claimId: made.id,
-        userId: input.userId,
-        day: today,
-        count: reward.tickets,
-        kind: reward.ticketKind,
-        scope: row?.ticketScope ?? null,
-        expiresAt: new Date(at.getTime() + reward.ticketDays * DAY_MS),
-      });
-      if (paid !== reward.tickets) throw new Error('check-in tickets collided with earlier ones');
-    }
+    await repo.payReward(tx, {
+      claimId: made.id,
+      userId: input.userId,
+      day: today,
+      reward,
+      scope: row?.ticketScope ?? null,
+      at,
+    });
     return { ...stateOf(today, rewards, [...before, made]), claimed: true, reward };
   });
 }
