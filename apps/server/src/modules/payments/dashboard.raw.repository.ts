@@ -30,6 +30,41 @@ export interface ChapterAggregate {
  * summarised reads (dashboard.console.repository.ts) must answer, kept as their reference for the tests, and the
  * top books' readers (reading progress, which no day can keep: a reader's last reading moves when they read again).
  */
+/** The top books' rows (`list` 'coins' or 'readers', as both reads select them) as the two sorted lists. */
+export function bookLists(found: Record<string, unknown>[]) {
+  const of = (list: string): BookAggregate[] =>
+    found
+      .filter((r) => r.list === list)
+      .map((r) => ({
+        bookId: n(r.book_id),
+        title: String(r.title),
+        coins: n(r.coins),
+        readers: n(r.readers),
+      }));
+  const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.bookId - b.bookId);
+  const byReaders = of('readers').sort((a, b) => b.readers - a.readers || a.bookId - b.bookId);
+  return { byCoins, byReaders };
+}
+
+/** The top chapters' rows (`list` 'coins' or 'unlocks', as both reads select them) as the two sorted lists. */
+export function chapterLists(found: Record<string, unknown>[]) {
+  const of = (list: string): ChapterAggregate[] =>
+    found
+      .filter((r) => r.list === list)
+      .map((r) => ({
+        chapterId: n(r.chapter_id),
+        bookId: n(r.book_id),
+        bookTitle: String(r.book_title),
+        number: n(r.number),
+        title: String(r.title),
+        coins: n(r.coins),
+        unlocks: n(r.unlocks),
+      }));
+  const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.chapterId - b.chapterId);
+  const byUnlocks = of('unlocks').sort((a, b) => b.unlocks - a.unlocks || a.chapterId - b.chapterId);
+  return { byCoins, byUnlocks };
+}
+
 export function createDashboardRawReads(db: Database) {
   const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
 
@@ -63,18 +98,7 @@ export function createDashboardRawReads(db: Database) {
         select 'readers' as list, a.*, b.title from (
           (select * from agg where readers > 0 order by readers desc, book_id limit ${limit})
         ) a join books b on b.id = a.book_id`);
-      const of = (list: string): BookAggregate[] =>
-        found
-          .filter((r) => r.list === list)
-          .map((r) => ({
-            bookId: n(r.book_id),
-            title: String(r.title),
-            coins: n(r.coins),
-            readers: n(r.readers),
-          }));
-      const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.bookId - b.bookId);
-      const byReaders = of('readers').sort((a, b) => b.readers - a.readers || a.bookId - b.bookId);
-      return { byCoins, byReaders };
+      return bookLists(found);
     },
 
     /** Chapters by coins spent on them and by unlocks (bought, wait-for-free, tickets) in the range. */
@@ -96,21 +120,7 @@ export function createDashboardRawReads(db: Database) {
         )
         select p.list, p.chapter_id, p.coins, p.unlocks, c.book_id, c.number, c.title, b.title as book_title
         from picked p join chapters c on c.id = p.chapter_id join books b on b.id = c.book_id`);
-      const of = (list: string): ChapterAggregate[] =>
-        found
-          .filter((r) => r.list === list)
-          .map((r) => ({
-            chapterId: n(r.chapter_id),
-            bookId: n(r.book_id),
-            bookTitle: String(r.book_title),
-            number: n(r.number),
-            title: String(r.title),
-            coins: n(r.coins),
-            unlocks: n(r.unlocks),
-          }));
-      const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.chapterId - b.chapterId);
-      const byUnlocks = of('unlocks').sort((a, b) => b.unlocks - a.unlocks || a.chapterId - b.chapterId);
-      return { byCoins, byUnlocks };
+      return chapterLists(found);
     },
 
     /**

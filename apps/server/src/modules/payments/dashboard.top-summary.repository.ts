@@ -11,7 +11,7 @@ import {
   serialReads,
   summarisedDay,
 } from './dashboard.day-ranges.repository.ts';
-import type { BookAggregate, ChapterAggregate } from './dashboard.raw.repository.ts';
+import { bookLists, chapterLists } from './dashboard.raw.repository.ts';
 
 const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
@@ -142,18 +142,7 @@ function reads(rows: <T>(query: ReturnType<typeof sql>) => Promise<T[]>) {
         select 'readers' as list, a.*, b.title from (
           (select * from agg where readers > 0 order by readers desc, book_id limit ${limit})
         ) a join books b on b.id = a.book_id`);
-      const of = (list: string): BookAggregate[] =>
-        found
-          .filter((r) => r.list === list)
-          .map((r) => ({
-            bookId: n(r.book_id),
-            title: String(r.title),
-            coins: n(r.coins),
-            readers: n(r.readers),
-          }));
-      const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.bookId - b.bookId);
-      const byReaders = of('readers').sort((a, b) => b.readers - a.readers || a.bookId - b.bookId);
-      return { byCoins, byReaders };
+      return bookLists(found);
     },
 
     /** Chapters by coins spent on them and by unlocks (bought, wait-for-free, tickets) over the window. */
@@ -173,21 +162,7 @@ function reads(rows: <T>(query: ReturnType<typeof sql>) => Promise<T[]>) {
         )
         select p.list, p.chapter_id, p.coins, p.unlocks, c.book_id, c.number, c.title, b.title as book_title
         from picked p join chapters c on c.id = p.chapter_id join books b on b.id = c.book_id`);
-      const of = (list: string): ChapterAggregate[] =>
-        found
-          .filter((r) => r.list === list)
-          .map((r) => ({
-            chapterId: n(r.chapter_id),
-            bookId: n(r.book_id),
-            bookTitle: String(r.book_title),
-            number: n(r.number),
-            title: String(r.title),
-            coins: n(r.coins),
-            unlocks: n(r.unlocks),
-          }));
-      const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.chapterId - b.chapterId);
-      const byUnlocks = of('unlocks').sort((a, b) => b.unlocks - a.unlocks || a.chapterId - b.chapterId);
-      return { byCoins, byUnlocks };
+      return chapterLists(found);
     },
 
     /**
