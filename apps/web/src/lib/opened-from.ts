@@ -6,7 +6,7 @@ const marked = (search: string) => new URLSearchParams(search).get('from') === '
  * operator follows a complaint's page link): kept for the tab's life, as the app's own links drop the mark. Its
  * calls then say so (header x-opened-from), and the server does not count staff's looking as a reader seen.
  */
-export function openedFromConsole(search = location.search): boolean {
+export function openedFromConsole(search = globalThis.location?.search ?? ''): boolean {
   try {
     if (marked(search)) sessionStorage.setItem(KEY, '1');
     return sessionStorage.getItem(KEY) === '1';

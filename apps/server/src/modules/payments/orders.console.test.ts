@@ -309,6 +309,7 @@ describeDb('the console’s orders and revenue', () => {
         branchName: '抖音一号',
         coin: { paidCount: 1, paidAmount: 3000, refundedAmount: 1000 },
         vip: { paidCount: 1, paidAmount: 3000, refundedAmount: 0 },
+        card: { paidCount: 0, paidAmount: 0, refundedAmount: 0 },
         all: { paidCount: 2, paidAmount: 6000, refundedAmount: 1000 },
       },
       {
@@ -316,6 +317,7 @@ describeDb('the console’s orders and revenue', () => {
         branchName: '',
         coin: { paidCount: 1, paidAmount: 600, refundedAmount: 0 },
         vip: { paidCount: 0, paidAmount: 0, refundedAmount: 0 },
+        card: { paidCount: 0, paidAmount: 0, refundedAmount: 0 },
         all: { paidCount: 1, paidAmount: 600, refundedAmount: 0 },
       },
       {
@@ -323,12 +325,14 @@ describeDb('the console’s orders and revenue', () => {
         branchName: '',
         coin: { paidCount: 1, paidAmount: 588, refundedAmount: 0 },
         vip: { paidCount: 0, paidAmount: 0, refundedAmount: 0 },
+        card: { paidCount: 0, paidAmount: 0, refundedAmount: 0 },
         all: { paidCount: 1, paidAmount: 588, refundedAmount: 0 },
       },
     ]);
     expect(res.total).toEqual({
       coin: { paidCount: 3, paidAmount: 4188, refundedAmount: 1000 },
       vip: { paidCount: 1, paidAmount: 3000, refundedAmount: 0 },
+      card: { paidCount: 0, paidAmount: 0, refundedAmount: 0 },
       all: { paidCount: 4, paidAmount: 7188, refundedAmount: 1000 },
     });
     // The same sums as the database's, whatever the arithmetic above.

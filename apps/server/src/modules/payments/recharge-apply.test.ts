@@ -33,7 +33,7 @@ describeDb('recharge centre and pay apply', () => {
     expect(data.userInfo).toMatchObject({ userId: reader.userId, account: reader.account, vipType: 'none' });
     expect(data.availableAmount).toBe(0);
     expect(data.userInfo.avaliableAmount).toBe(0);
-    expect(data.payConfigs.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(data.payConfigs.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(data.payConfigs[1]).toEqual({
       id: 2,
       type: 'coin',
@@ -91,7 +91,7 @@ describeDb('recharge centre and pay apply', () => {
       const after = (
         await t.app.inject({ url: '/api/user/recharge?appType=shell', headers: { cookie: reader.cookie } })
       ).json();
-      expect(after.data.payConfigs.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(after.data.payConfigs.map((p: { id: number }) => p.id)).toEqual([1, 2, 3, 4, 5, 6, 8]);
       expect(after.data.subTypes.map((s: { subTypeCode: string }) => s.subTypeCode)).toEqual([
         'alipay_app',
         'wechat_app',
