@@ -8,7 +8,6 @@ import type { ReaderDayCount, RetentionRepository } from './dashboard.retention.
 
 /** The days after the first day whose return the dashboard shows. */
 const RETURN_DAYS = [1, 7, 30] as const;
-const LONGEST = 30;
 
 const DAY_MS = 86_400_000;
 /** A calendar date 'YYYY-MM-DD' moved by `n` days (plain date arithmetic: no clock, no zone). */
@@ -37,7 +36,7 @@ export async function retention(
   // [start, end): the window's days that have come.
   const end = [shift(input.date, 1), shift(input.today, 1)].sort()[0] ?? start;
   const length = daysBetween(start, end);
-  const counts = length <= 0 ? [] : await repo.readerDays(shift(start, -LONGEST), end);
+  const counts = length <= 0 ? [] : await repo.readerDays(start, end);
 
   const byBranch = new Map<number, DashboardRetentionRow>();
   const total = emptyFigures();
