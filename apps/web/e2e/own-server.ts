@@ -27,12 +27,15 @@ export async function startOwnServer(o: {
   main?: string;
   /** Reuse this data directory (a restart); a new one otherwise. */
   dataDir?: string;
+  /** The server's clock this far ahead of the machine's (server-clock.ts): a day passes for it at a restart. */
+  clockAheadMs?: number;
 }): Promise<OwnServer> {
   const origin = `http://127.0.0.1:${o.port}`;
   const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), `yueman-e2e-${o.name}-`));
+  const clock = o.clockAheadMs ? ['--import', path.join(root, 'apps/web/e2e/server-clock.ts')] : [];
   const server: ChildProcess = spawn(
     process.execPath,
-    [o.main ?? path.join(root, 'apps/server/dist/main.js')],
+    [...clock, o.main ?? path.join(root, 'apps/server/dist/main.js')],
     {
       cwd: root,
       stdio: 'ignore',
@@ -45,6 +48,7 @@ export async function startOwnServer(o: {
         LOG_LEVEL: 'warn',
         WEB_CONCURRENCY: '1',
         REGISTER_PER_HOUR: '100000',
+        ...(o.clockAheadMs ? { E2E_CLOCK_AHEAD_MS: String(o.clockAheadMs) } : {}),
         ...o.env,
       },
     },
