@@ -1,24 +1,27 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { userInfo } from './api.ts';
+import type { CheckinState } from '@yueman/contract';
+import { apiData, userInfo } from './api.ts';
 import { expect, test } from './fixtures.ts';
 import { type OwnServer, ownPort, startOwnServer } from './own-server.ts';
 import { openAsVisitor, settledShot } from './support.ts';
 
-// Daily check-in on a phone, three China days running. The test moves the clock the way the server's tests do: the
-// reader's earlier check-ins are moved one China day back while this spec's own server is stopped (the embedded
-// database takes one process at a time), so "today" is the next day of the streak. No clock is writable by a client.
+// Daily check-in on a phone, three China days running, with the server's clock set by the test: its own server runs
+// one day further ahead at each restart (server-clock.ts, loaded into that process only: no client and no setting
+// of a deployed server can move a clock), so "today" is the streak's next day, as a day passing would make it.
 
 const port = ownPort(22);
 const origin = `http://127.0.0.1:${port}`;
 test.use({ baseURL: origin });
 
-let server: OwnServer;
+const DAY_MS = 86_400_000;
+let server: OwnServer | undefined;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'yueman-e2e-checkin-'));
-const start = async () => {
-  server = await startOwnServer({ port, name: 'checkin', dataDir });
+/** The server on the same data, its clock `day - 1` days ahead of the machine's (day 1: the machine's own). */
+const startOnDay = async (day: number) => {
+  await server?.stop();
+  server = await startOwnServer({ port, name: 'checkin', dataDir, clockAheadMs: (day - 1) * DAY_MS });
 };
 
 test.afterAll(async () => {
@@ -26,30 +29,23 @@ test.afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A day passes: the reader's check-ins move one China day back, so today is the streak's next day. */
-async function nextDay(userId: number) {
-  await server.stop();
-  const db = new PGlite({ dataDir: path.join(dataDir, 'pglite') });
-  try {
-    // Two steps: moving each row one day back in one statement could meet the next row's (user, day) key on the way.
-    await db.exec(`
-      update checkin_claims set day = day - 100000 where user_id = ${userId};
-      update checkin_claims set day = day + 99999 where user_id = ${userId};`);
-  } finally {
-    await db.close();
-  }
-  await start();
-}
+/** The day after a China date (yyyy-mm-dd). */
+const nextDate = (date: string) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
 test('a reader checks in three days running: the streak calendar, the reward, 已签到', async ({ page }) => {
   test.setTimeout(300_000);
-  await start();
-  const visitor = await openAsVisitor(page, '/home');
-  const { userId } = visitor.userInfo;
+  await startOnDay(1);
+  await openAsVisitor(page, '/home');
   const card = page.getByRole('region', { name: '每日签到' });
   const button = page.getByTestId('checkin-button');
 
+  let today = '';
   for (let day = 1; day <= 3; day++) {
+    // The server's China day: the day after the last one, from day 2 on.
+    const state = await apiData<CheckinState>(page.request, '/api/user/checkin');
+    if (day > 1) expect(state.today).toBe(nextDate(today));
+    today = state.today;
     await page.goto('/user');
     await expect(card).toBeVisible();
     await expect(card.locator('[aria-current="date"]')).toContainText('今天');
@@ -68,7 +64,7 @@ test('a reader checks in three days running: the streak calendar, the reward, �
     await expect(page.getByTestId('checkin-streak')).toHaveText(`已连续签到 ${day} 天`);
     await expect(card.locator('.checkin-day.is-claimed')).toHaveCount(day - 1);
     if (day === 3) await settledShot(page, 'checkin-day3');
-    if (day < 3) await nextDay(userId);
+    if (day < 3) await startOnDay(day + 1);
   }
 
   // 5 + 5 + 10 coins, on the account (not the device): the balance says so, and a reload still says 已签到.

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { APIRequestContext } from '@playwright/test';
 import { bookDetail } from './api.ts';
+import { signedInEditor } from './console-editor.ts';
 import { expect, test } from './fixtures.ts';
 import { openAsVisitor, settledShot } from './support.ts';
 
@@ -9,28 +7,7 @@ import { openAsVisitor, settledShot } from './support.ts';
 // call (an operator made with the operator CLI, as in production), the shelf tab shows its red dot, the shelf says
 // 更新至第N话 · 未读 and takes a 攒更 setting, and the release calendar opens from the home page.
 
-const run = promisify(execFile);
-const root = new URL('../../..', import.meta.url).pathname;
 const port = Number(process.env.E2E_PORT ?? 18900);
-
-/** An editor made beside the running server (`npm run operator -- add`), signed in on this request context. */
-async function signedInEditor(request: APIRequestContext, origin: string) {
-  const name = `follows${Date.now().toString(36)}`;
-  const { stdout, stderr } = await run(
-    'npm',
-    ['run', '--silent', 'operator', '--', 'add', name, '--role', 'editor'],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: `.tmp/e2e-data-${port}` },
-      timeout: 120_000,
-    },
-  );
-  const password = /password: (\S+)/.exec(`${stdout}\n${stderr}`)?.[1];
-  if (!password) throw new Error(`npm run operator printed no password:\n${stdout}\n${stderr}`);
-  const login = await request.post('/api/admin/login', { headers: { origin }, data: { name, password } });
-  expect(login.ok()).toBe(true);
-  return (url: string, data: object) => request.post(url, { headers: { origin }, data });
-}
 
 test('follow a book, see the red dot once a chapter is out, 更新至 · 未读 on the shelf, and the calendar', async ({
   page,
@@ -39,7 +16,7 @@ test('follow a book, see the red dot once a chapter is out, 更新至 · 未读 
   test.setTimeout(180_000);
   const origin = new URL(baseURL ?? '').origin;
   await openAsVisitor(page, '/home');
-  const admin = await signedInEditor(page.request, origin);
+  const admin = await signedInEditor(page.request, origin, `.tmp/e2e-data-${port}`);
   // A serialized book with a few chapters; its newest is scheduled for later (hidden until then).
   let bookId = 0;
   let last = 0;

@@ -32,6 +32,7 @@ export async function startOwnServer(o: {
   main?: string;
   /** Reuse this data directory (a restart); a new one otherwise. */
   dataDir?: string;
+<<<<<<< HEAD
   /** How long to wait for /healthz. */
   timeoutMs?: number;
 }): Promise<OwnServer> {
@@ -43,9 +44,17 @@ export async function startOwnServer(o: {
   if (demo && fresh && !o.main && !env.DATABASE_URL && (env.DEMO_LIBRARY ?? 'true') === 'true') {
     cpSync(demo, dataDir, { recursive: true });
   }
+=======
+  /** The server's clock this far ahead of the machine's (server-clock.ts): a day passes for it at a restart. */
+  clockAheadMs?: number;
+}): Promise<OwnServer> {
+  const origin = `http://127.0.0.1:${o.port}`;
+  const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), `yueman-e2e-${o.name}-`));
+  const clock = o.clockAheadMs ? ['--import', path.join(root, 'apps/web/e2e/server-clock.ts')] : [];
+>>>>>>> h/wxwalk
   const server: ChildProcess = spawn(
     process.execPath,
-    [o.main ?? path.join(root, 'apps/server/dist/main.js')],
+    [...clock, o.main ?? path.join(root, 'apps/server/dist/main.js')],
     {
       cwd: root,
       stdio: 'ignore',
@@ -58,6 +67,7 @@ export async function startOwnServer(o: {
         LOG_LEVEL: 'warn',
         WEB_CONCURRENCY: '1',
         REGISTER_PER_HOUR: '100000',
+        ...(o.clockAheadMs ? { E2E_CLOCK_AHEAD_MS: String(o.clockAheadMs) } : {}),
         ...o.env,
       },
     },
