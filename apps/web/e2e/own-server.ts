@@ -32,9 +32,10 @@ export async function startOwnServer(o: {
   main?: string;
   /** Reuse this data directory (a restart); a new one otherwise. */
   dataDir?: string;
-<<<<<<< HEAD
   /** How long to wait for /healthz. */
   timeoutMs?: number;
+  /** The server's clock this far ahead of the machine's (server-clock.ts): a day passes for it at a restart. */
+  clockAheadMs?: number;
 }): Promise<OwnServer> {
   const origin = `http://127.0.0.1:${o.port}`;
   const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), `yueman-e2e-${o.name}-`));
@@ -44,14 +45,7 @@ export async function startOwnServer(o: {
   if (demo && fresh && !o.main && !env.DATABASE_URL && (env.DEMO_LIBRARY ?? 'true') === 'true') {
     cpSync(demo, dataDir, { recursive: true });
   }
-=======
-  /** The server's clock this far ahead of the machine's (server-clock.ts): a day passes for it at a restart. */
-  clockAheadMs?: number;
-}): Promise<OwnServer> {
-  const origin = `http://127.0.0.1:${o.port}`;
-  const dataDir = o.dataDir ?? mkdtempSync(path.join(tmpdir(), `yueman-e2e-${o.name}-`));
   const clock = o.clockAheadMs ? ['--import', path.join(root, 'apps/web/e2e/server-clock.ts')] : [];
->>>>>>> h/wxwalk
   const server: ChildProcess = spawn(
     process.execPath,
     [...clock, o.main ?? path.join(root, 'apps/server/dist/main.js')],
