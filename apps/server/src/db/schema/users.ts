@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -22,6 +22,9 @@ export const users = pgTable(
     // fixed sentence.
     blockedAt: timestamp({ withTimezone: true }),
     blockReason: text(),
+    // Made by the reader app opened from the console (staff following a complaint's page link, x-opened-from):
+    // staff's own visitor, not a reader, so the dashboard's new readers leave it out.
+    madeFromConsole: boolean().notNull().default(false),
   },
   (t) => [
     index('users_by_visitor').on(t.visitorId),

@@ -73,6 +73,7 @@ export function createDashboardSummary(db: Database) {
         select ${dayIndex(sql.raw('u.created_at'), from)} as day, u.branch_id, count(*) as new_readers
         from users u
         where u.created_at >= ${start}::timestamptz and u.created_at < ${end}::timestamptz
+          and not u.made_from_console
         group by 1, 2
       ), keys as (
         select day, branch_id from paid union select day, branch_id from refunded

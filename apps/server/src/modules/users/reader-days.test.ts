@@ -6,8 +6,9 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
-import { readerDays, users } from '../../db/schema/index.ts';
-import { chinaDate } from '../../shared/china-time.ts';
+import { readerDays, users, visitMarks } from '../../db/schema/index.ts';
+import { chinaDate, chinaDay } from '../../shared/china-time.ts';
+import { createDashboardSummary } from '../payments/dashboard.summary.repository.ts';
 import { issueSession, resolveSession } from './sessions.ts';
 import { createUsersRepository } from './users.repository.ts';
 
@@ -93,6 +94,33 @@ describeDb('the China days readers are seen on', () => {
       expect((await info(sessionCookie(staff), { 'x-opened-from': 'console' })).statusCode).toBe(200);
     }
     expect(await daysOf(staffId)).toEqual([]);
+
+    // Nor a new reader of the dashboard's day, nor a first visit of its funnel; a reader's own register and report are.
+    const branch = { 'x-branch-id': '4399' };
+    const staffOnBranch = await register({ ...branch, 'x-opened-from': 'console' });
+    const visit = (traceId: string, headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/user/user_from_mark',
+        headers: { ...branch, 'x-trace-id': traceId, cookie: sessionCookie(staffOnBranch), ...headers },
+      });
+    const staffVisit = await visit('a1b2c3d4e5f60718293a4b5c6d7e8f90', { 'x-opened-from': 'console' });
+    expect(staffVisit.json()).toMatchObject({ result: true, data: { firstVisit: false } });
+    const today = chinaDay(chinaDate(new Date()));
+    const newReaders = async () =>
+      (await createDashboardSummary(t.db).days(today?.from as Date, today?.to as Date, new Date()))
+        .filter((d) => d.branchId === 4399)
+        .reduce((n, d) => n + d.newReaders, 0);
+    const visitsOnBranch = async () =>
+      (await t.db.select().from(visitMarks).where(eq(visitMarks.branchId, 4399))).length;
+    expect(await newReaders()).toBe(0);
+    expect(await visitsOnBranch()).toBe(0);
+    expect((await register(branch)).statusCode).toBe(200);
+    expect((await visit('0f1e2d3c4b5a69788796a5b4c3d2e1f0', {})).json()).toMatchObject({
+      data: { firstVisit: true },
+    });
+    expect(await newReaders()).toBe(1);
+    expect(await visitsOnBranch()).toBe(1);
 
     // A reader's session on a later day, through a console-opened tab: nothing; the reader's own call: the day.
     const { id, token, repo } = await readerMadeAt('ydconsole1', '2025-05-01 10:00:00');

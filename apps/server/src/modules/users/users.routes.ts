@@ -50,6 +50,7 @@ export async function usersRoutes(app: FastifyInstance, deps: UsersRoutesOptions
           userId: req.user?.userId ?? null,
           ip: req.ip,
           userAgent: req.headers['user-agent'] ?? '',
+          seen: countsAsSeen(req.headers),
         }),
       ),
   });

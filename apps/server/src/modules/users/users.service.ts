@@ -64,6 +64,7 @@ export async function register(
       branchId: branchIdFrom(input.branchHeader),
       fromDomain: input.fromDomain.slice(0, 253),
       registerIp: input.ip,
+      madeFromConsole: input.seen === false,
     });
     if (user) {
       const session = await issueSession(deps.repo, user.id, input.oldToken, new Date(), input.seen ?? true);
@@ -73,7 +74,10 @@ export async function register(
   throw new AppError(500, 500, '注册失败，请稍后再试');
 }
 
-/** Records the first visit of a (branch, visitor) once; later reports change nothing. */
+/**
+ * Records the first visit of a (branch, visitor) once; later reports change nothing. Staff's looking (the reader app
+ * opened from the console, `seen` false) is no visit: nothing is recorded, so the funnel has no such cohort.
+ */
 export async function markFirstVisit(
   deps: UsersDeps,
   input: {
@@ -83,10 +87,12 @@ export async function markFirstVisit(
     userId: number | null;
     ip: string;
     userAgent: string;
+    seen?: boolean;
   },
 ) {
   const visitorId = visitorIdFrom(input.traceId);
   if (!visitorId) throw badRequest('请求头 x-trace-id 不正确');
+  if (input.seen === false) return { firstVisit: false };
   const firstVisit = await deps.repo.markVisit({
     branchId: branchIdFrom(input.branchHeader),
     visitorId,

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "made_from_console" boolean DEFAULT false NOT NULL;
