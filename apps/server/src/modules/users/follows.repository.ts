@@ -107,7 +107,11 @@ export function createFollowsRepository(db: Database) {
             select ${userId}::integer, b.id, ${now.toISOString()}::timestamptz, ${seen}, ${pile}, ${latest}
             from books b where b.id = ${c.bookId} and b.published
             on conflict (user_id, book_id) do update set
-              seen_chapter = greatest(follows.seen_chapter, excluded.seen_chapter)
+              seen_chapter = greatest(follows.seen_chapter, ${
+                // A follow sent again without a seen chapter (a retry, another device's pull) says nothing of what was
+                // seen: taking the newest chapter then would put out the dot of a release the reader never saw.
+                c.seenChapter === undefined ? sql`follows.seen_chapter` : sql`excluded.seen_chapter`
+              })
               ${
                 c.pileUp === undefined
                   ? sql``

@@ -75,6 +75,9 @@ describeDb('following a series', () => {
     expect(await followsOf(reader)).toMatchObject([
       { seenChapter: last - 1, latestChapter: last, unread: 2 },
     ]);
+    // The same follow sent again (a retry, a second device's pull) says nothing of what was seen: still new.
+    await save(reader, [{ bookId, followed: true }]);
+    expect(await followsOf(reader)).toMatchObject([{ seenChapter: last - 1, latestChapter: last }]);
     // The shelf looked at: seen; an older "seen" from another device does not take it back.
     await save(reader, [{ bookId, followed: true, seenChapter: last }]);
     await save(reader, [{ bookId, followed: true, seenChapter: 1 }]);
