@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { chinaDate } from '../../shared/china-time.ts';
-import { rowsOf } from '../../shared/rows.ts';
+import { numberOf, rowsOf } from '../../shared/rows.ts';
 import { summaryWindow } from './dashboard.day-ranges.repository.ts';
 import { createFunnelSummary } from './dashboard.funnel-summary.repository.ts';
 import { COHORT_DAYS } from './dashboard.raw.repository.ts';
@@ -11,7 +11,6 @@ import { createTopSummary } from './dashboard.top-summary.repository.ts';
 
 const DAY_SECONDS = 86_400;
 
-const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
 
 export interface DailyRow {
@@ -66,7 +65,7 @@ export function createDashboardRepository(db: Database) {
       const [row] = await rows<Record<string, unknown>>(sql`
         select ${counts} from pay_orders o
         where o.status = 'paid' and o.paid_at >= ${iso(earliest)}::timestamptz and o.paid_at < ${iso(to)}::timestamptz`);
-      return starts.map((_, i) => n(row?.[`w${i}`]));
+      return starts.map((_, i) => numberOf(row?.[`w${i}`]));
     },
 
     /**

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { dashboardFunnelDays } from '../../db/schema/index.ts';
 import { chinaDate } from '../../shared/china-time.ts';
+import { numberOf } from '../../shared/rows.ts';
 import {
   type DaySummaryPart,
   dayIndex,
@@ -11,7 +12,6 @@ import {
 } from './dashboard.day-ranges.repository.ts';
 import { COHORT_DAYS } from './dashboard.raw.repository.ts';
 
-const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
 const DAY_MS = 86_400_000;
 const CHUNK = 1000;
@@ -99,13 +99,13 @@ export function createFunnelSummary(db: Database) {
   async function raw(cohortFrom: Date, cohortTo: Date, eventFrom: Date, eventTo: Date): Promise<FunnelRow[]> {
     const found = await rows<Record<string, unknown>>(events(cohortFrom, cohortTo, eventFrom, eventTo));
     return found.map((r) => ({
-      cohortDay: chinaDate(cohortFrom, n(r.cohort)),
-      eventDay: chinaDate(cohortFrom, n(r.event)),
-      branchId: n(r.branch_id),
-      visits: n(r.visits),
-      accounts: n(r.accounts),
-      payers: n(r.payers),
-      revenue: n(r.revenue),
+      cohortDay: chinaDate(cohortFrom, numberOf(r.cohort)),
+      eventDay: chinaDate(cohortFrom, numberOf(r.event)),
+      branchId: numberOf(r.branch_id),
+      visits: numberOf(r.visits),
+      accounts: numberOf(r.accounts),
+      payers: numberOf(r.payers),
+      revenue: numberOf(r.revenue),
     }));
   }
 
@@ -160,11 +160,11 @@ export function createFunnelSummary(db: Database) {
         byBranch.set(branchId, b);
       };
       for (const r of kept) {
-        add(n(r.branch_id), {
-          visits: n(r.visits),
-          accounts: n(r.accounts),
-          payers: n(r.payers),
-          revenue: n(r.revenue),
+        add(numberOf(r.branch_id), {
+          visits: numberOf(r.visits),
+          accounts: numberOf(r.accounts),
+          payers: numberOf(r.payers),
+          revenue: numberOf(r.revenue),
         });
       }
       for (const span of w.live)
@@ -172,7 +172,7 @@ export function createFunnelSummary(db: Database) {
       const names = new Map(
         (
           await rows<{ branch_id: number; name: string }>(sql`select branch_id, name from branch_settings`)
-        ).map((r) => [n(r.branch_id), String(r.name)]),
+        ).map((r) => [numberOf(r.branch_id), String(r.name)]),
       );
       return [...byBranch.entries()]
         .filter(([, f]) => f.visits > 0)

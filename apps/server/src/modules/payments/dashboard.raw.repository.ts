@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { rowsOf } from '../../shared/rows.ts';
+import { numberOf, rowsOf } from '../../shared/rows.ts';
 
 /** How long after a first visit the funnel follows the visitor. */
 export const COHORT_DAYS = 30;
 
-const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
 
 export interface BookAggregate {
@@ -36,10 +35,10 @@ export function bookLists(found: Record<string, unknown>[]) {
     found
       .filter((r) => r.list === list)
       .map((r) => ({
-        bookId: n(r.book_id),
+        bookId: numberOf(r.book_id),
         title: String(r.title),
-        coins: n(r.coins),
-        readers: n(r.readers),
+        coins: numberOf(r.coins),
+        readers: numberOf(r.readers),
       }));
   const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.bookId - b.bookId);
   const byReaders = of('readers').sort((a, b) => b.readers - a.readers || a.bookId - b.bookId);
@@ -52,13 +51,13 @@ export function chapterLists(found: Record<string, unknown>[]) {
     found
       .filter((r) => r.list === list)
       .map((r) => ({
-        chapterId: n(r.chapter_id),
-        bookId: n(r.book_id),
+        chapterId: numberOf(r.chapter_id),
+        bookId: numberOf(r.book_id),
         bookTitle: String(r.book_title),
-        number: n(r.number),
+        number: numberOf(r.number),
         title: String(r.title),
-        coins: n(r.coins),
-        unlocks: n(r.unlocks),
+        coins: numberOf(r.coins),
+        unlocks: numberOf(r.unlocks),
       }));
   const byCoins = of('coins').sort((a, b) => b.coins - a.coins || a.chapterId - b.chapterId);
   const byUnlocks = of('unlocks').sort((a, b) => b.unlocks - a.unlocks || a.chapterId - b.chapterId);
@@ -162,12 +161,12 @@ export function createDashboardRawReads(db: Database) {
         group by v.branch_id
         order by visits desc, v.branch_id`);
       return found.map((r) => ({
-        branchId: n(r.branch_id),
+        branchId: numberOf(r.branch_id),
         branchName: String(r.branch_name ?? ''),
-        firstVisits: n(r.visits),
-        accounts: n(r.accounts),
-        payers: n(r.payers),
-        revenue: n(r.revenue),
+        firstVisits: numberOf(r.visits),
+        accounts: numberOf(r.accounts),
+        payers: numberOf(r.payers),
+        revenue: numberOf(r.revenue),
       }));
     },
 
@@ -199,15 +198,15 @@ export function createDashboardRawReads(db: Database) {
         from agg join books b on b.id = agg.book_id left join branch_settings s on s.branch_id = agg.branch_id
         order by agg.coins desc, agg.total desc, agg.book_id, agg.branch_id`);
       return found.map((r) => ({
-        bookId: n(r.book_id),
+        bookId: numberOf(r.book_id),
         bookTitle: String(r.title),
-        branchId: n(r.branch_id),
+        branchId: numberOf(r.branch_id),
         branchName: String(r.branch_name ?? ''),
-        coinsUnlocks: n(r.coins_unlocks),
-        coins: n(r.coins),
-        waitFreeUnlocks: n(r.wait_free),
-        ticketUnlocks: n(r.tickets),
-        freeUnlocks: n(r.free),
+        coinsUnlocks: numberOf(r.coins_unlocks),
+        coins: numberOf(r.coins),
+        waitFreeUnlocks: numberOf(r.wait_free),
+        ticketUnlocks: numberOf(r.tickets),
+        freeUnlocks: numberOf(r.free),
       }));
     },
   };

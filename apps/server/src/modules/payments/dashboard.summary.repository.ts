@@ -8,7 +8,7 @@ import {
   dashboardUnlockDays,
 } from '../../db/schema/index.ts';
 import { chinaDate, chinaDay } from '../../shared/china-time.ts';
-import { rowsOf } from '../../shared/rows.ts';
+import { numberOf, rowsOf } from '../../shared/rows.ts';
 import { type DaySummaryPart, dayIndex, daysOf, spans } from './dashboard.day-ranges.repository.ts';
 import { createFunnelSummary } from './dashboard.funnel-summary.repository.ts';
 import { createTopSummary } from './dashboard.top-summary.repository.ts';
@@ -32,7 +32,6 @@ export interface DayFigures {
 }
 
 const FIGURES = ['paidOrders', 'revenue', 'firstPayers', 'refunds', 'refundedAmount', 'newReaders'] as const;
-const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
 /**
  * The dashboard's daily summary (tables dashboard_days and dashboard_summary_days). A China day is summarised once
@@ -86,14 +85,14 @@ export function createDashboardSummary(db: Database) {
       left join refunded r on r.day = k.day and r.branch_id = k.branch_id
       left join joined j on j.day = k.day and j.branch_id = k.branch_id`);
     return found.map((r) => ({
-      date: chinaDate(from, n(r.day)),
-      branchId: n(r.branch_id),
-      paidOrders: n(r.paid_orders),
-      revenue: n(r.revenue),
-      firstPayers: n(r.first_payers),
-      refunds: n(r.refunds),
-      refundedAmount: n(r.refunded_amount),
-      newReaders: n(r.new_readers),
+      date: chinaDate(from, numberOf(r.day)),
+      branchId: numberOf(r.branch_id),
+      paidOrders: numberOf(r.paid_orders),
+      revenue: numberOf(r.revenue),
+      firstPayers: numberOf(r.first_payers),
+      refunds: numberOf(r.refunds),
+      refundedAmount: numberOf(r.refunded_amount),
+      newReaders: numberOf(r.new_readers),
     }));
   }
 
@@ -116,7 +115,7 @@ export function createDashboardSummary(db: Database) {
       select distinct ${dayIndex(sql.raw('r.created_at'), from)} as day from pay_refunds r
       where r.state = 'processing' and r.created_at >= ${iso(from)}::timestamptz
         and r.created_at < ${iso(closedUntil)}::timestamptz`);
-    const blocked = new Set(pending.map((r) => chinaDate(from, n(r.day))));
+    const blocked = new Set(pending.map((r) => chinaDate(from, numberOf(r.day))));
     return daysOf(from, to).filter((d) => {
       const day = chinaDay(d);
       return day !== undefined && day.to <= closedUntil && !blocked.has(d);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, Queryable } from '../../db/client.ts';
 import { dashboardChapterDays, dashboardUnlockDays } from '../../db/schema/index.ts';
 import { chinaDate } from '../../shared/china-time.ts';
-import { rowsOf } from '../../shared/rows.ts';
+import { numberOf, rowsOf } from '../../shared/rows.ts';
 import {
   type DaySummaryPart,
   dayIndex,
@@ -13,7 +13,6 @@ import {
 } from './dashboard.day-ranges.repository.ts';
 import { bookLists, chapterLists } from './dashboard.raw.repository.ts';
 
-const n = (v: unknown) => Number(v ?? 0);
 const iso = (d: Date) => d.toISOString();
 const CHUNK = 1000;
 
@@ -69,20 +68,20 @@ export function createTopSummary(db: Database): DaySummaryPart & ReturnType<type
         from (${lasting(from, to)}) u join chapters c on c.id = u.chapter_id join users r on r.id = u.user_id
         group by 1, 2, 3`);
       const chapters = chapterRows.map((r) => ({
-        day: chinaDate(from, n(r.day)),
-        chapterId: n(r.chapter_id),
-        coins: n(r.coins),
-        unlocks: n(r.unlocks),
+        day: chinaDate(from, numberOf(r.day)),
+        chapterId: numberOf(r.chapter_id),
+        coins: numberOf(r.coins),
+        unlocks: numberOf(r.unlocks),
       }));
       const unlocks = unlockRows.map((r) => ({
-        day: chinaDate(from, n(r.day)),
-        bookId: n(r.book_id),
-        branchId: n(r.branch_id),
-        coinsUnlocks: n(r.coins_unlocks),
-        coins: n(r.coins),
-        freeUnlocks: n(r.free_unlocks),
-        waitFreeUnlocks: n(r.wait_free_unlocks),
-        ticketUnlocks: n(r.ticket_unlocks),
+        day: chinaDate(from, numberOf(r.day)),
+        bookId: numberOf(r.book_id),
+        branchId: numberOf(r.branch_id),
+        coinsUnlocks: numberOf(r.coins_unlocks),
+        coins: numberOf(r.coins),
+        freeUnlocks: numberOf(r.free_unlocks),
+        waitFreeUnlocks: numberOf(r.wait_free_unlocks),
+        ticketUnlocks: numberOf(r.ticket_unlocks),
       }));
       return {
         async write(tx: Queryable, days: Set<string>) {
@@ -193,15 +192,15 @@ function reads(rows: <T>(query: ReturnType<typeof sql>) => Promise<T[]>) {
         from agg join books b on b.id = agg.book_id left join branch_settings s on s.branch_id = agg.branch_id
         order by agg.coins desc, agg.total desc, agg.book_id, agg.branch_id`);
       return found.map((r) => ({
-        bookId: n(r.book_id),
+        bookId: numberOf(r.book_id),
         bookTitle: String(r.title),
-        branchId: n(r.branch_id),
+        branchId: numberOf(r.branch_id),
         branchName: String(r.branch_name ?? ''),
-        coinsUnlocks: n(r.coins_unlocks),
-        coins: n(r.coins),
-        waitFreeUnlocks: n(r.wait_free),
-        ticketUnlocks: n(r.tickets),
-        freeUnlocks: n(r.free),
+        coinsUnlocks: numberOf(r.coins_unlocks),
+        coins: numberOf(r.coins),
+        waitFreeUnlocks: numberOf(r.wait_free),
+        ticketUnlocks: numberOf(r.tickets),
+        freeUnlocks: numberOf(r.free),
       }));
     },
   };
