@@ -1,14 +1,11 @@
+import { chinaTimeFormat } from '../../lib/china-time.ts';
+
 /** Dates the reader picks are China dates (docs/api.md section 6), whatever the phone's own time zone. */
-const chinaParts = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Asia/Shanghai',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+const chinaParts = chinaTimeFormat({ year: 'numeric', month: '2-digit', day: '2-digit' }, 'en-CA');
 
 /** Today in China as a local-midnight Date, the picker's latest choice. */
 export function chinaToday(): Date {
-  const [y, m, d] = chinaParts.format(new Date()).split('-').map(Number);
+  const [y, m, d] = chinaParts().format(new Date()).split('-').map(Number);
   return new Date(y ?? 1970, (m ?? 1) - 1, d ?? 1);
 }
 

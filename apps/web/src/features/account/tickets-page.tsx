@@ -1,10 +1,10 @@
 import type { ReadingTicket } from '@yueman/contract';
 import { RecordRowsSkeleton } from '../../components/skeletons/parts.tsx';
+import { chinaTimeFormat } from '../../lib/china-time.ts';
 import { useTickets } from './api/get-tickets.ts';
 import { AccountPage } from './components/account-layout.tsx';
 
-const chinaMinute = new Intl.DateTimeFormat('zh-CN', {
-  timeZone: 'Asia/Shanghai',
+const chinaMinute = chinaTimeFormat({
   year: 'numeric',
   month: '2-digit',
   day: '2-digit',
@@ -14,7 +14,7 @@ const chinaMinute = new Intl.DateTimeFormat('zh-CN', {
 });
 
 /** "2026/12/03 08:00（北京时间）". */
-const chinaTimeLabel = (ms: number) => `${chinaMinute.format(ms)}（北京时间）`;
+const chinaTimeLabel = (ms: number) => `${chinaMinute().format(ms)}（北京时间）`;
 
 const STATE: Record<ReadingTicket['state'], string> = { usable: '可用', spent: '已使用', expired: '已过期' };
 

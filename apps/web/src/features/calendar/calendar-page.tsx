@@ -6,14 +6,14 @@ import { Cover } from '../../components/cover.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
 import { TopBar } from '../../components/top-bar.tsx';
 import { data, routes } from '../../lib/api-client.ts';
+import { chinaTimeFormat } from '../../lib/china-time.ts';
 import { bookPath } from '../../lib/paths.ts';
 import { useShelfStore } from '../../lib/shelf-store.ts';
 import './calendar.css';
 
 const WEEKDAYS = ['', '周一', '周二', '周三', '周四', '周五', '周六', '周日'];
 
-const timeFormat = new Intl.DateTimeFormat('zh-CN', {
-  timeZone: 'Asia/Shanghai',
+const timeFormat = chinaTimeFormat({
   hour: '2-digit',
   minute: '2-digit',
   hour12: false,
@@ -50,7 +50,7 @@ function CalendarRow({
           <span className="cal-row-sub">{book.author}</span>
           <span className="cal-row-when">
             {first
-              ? `${timeFormat.format(first.publishAt)} 更新第${first.number}话${chapters.length > 1 ? `等${chapters.length}话` : ''}`
+              ? `${timeFormat().format(first.publishAt)} 更新第${first.number}话${chapters.length > 1 ? `等${chapters.length}话` : ''}`
               : `每${WEEKDAYS[weekday]}更新 · 已更新至第${book.chapterCount}话`}
           </span>
         </div>

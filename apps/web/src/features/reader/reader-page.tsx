@@ -6,8 +6,7 @@ import { positiveId, reportPagePath } from '../../lib/paths.ts';
 import { qqChatLink } from '../../lib/service-addresses.ts';
 import { useUserStore } from '../../lib/user-store.ts';
 import { OfflineChapterNote } from '../../pwa/offline-chapter-note.tsx';
-import { AutoScrollControl } from './components/auto-scroll-control.tsx';
-import { ChapterEnd } from './components/chapter-end.tsx';
+import { ChapterEnd, loadChapterEndBody } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
 import { ReaderBottomBar, ReaderTopBar } from './components/reader-bars.tsx';
 import { ReaderNote } from './components/reader-note.tsx';
@@ -32,6 +31,10 @@ const ReaderSettings = lazy(() => import('./components/reader-settings.tsx'));
 // it loads when a chapter asks for it, or once the reader is idle so that a priced chapter rarely waits for it.
 const loadPurchase = () => import('./components/chapter-purchase.tsx');
 const ChapterPurchase = lazy(() => loadPurchase().then((m) => ({ default: m.ChapterPurchase })));
+// The auto-scroll control shows only while the setting is on: it loads once the reader is idle, with the buy step and
+// what the chapter's end shows.
+const loadAutoScrollControl = () => import('./components/auto-scroll-control.tsx');
+const AutoScrollControl = lazy(() => loadAutoScrollControl().then((m) => ({ default: m.AutoScrollControl })));
 
 export default function ReaderPage() {
   const params = useParams();
@@ -58,7 +61,14 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   const { book, favourite, toggleFavourite } = useReaderBook(bookId);
   useReadingRecord(book, number, outcome.kind === 'pages');
 
-  useEffect(() => whenIdle(() => void loadPurchase().catch(() => undefined), 5000), []);
+  useEffect(
+    () =>
+      whenIdle(() => {
+        for (const load of [loadPurchase, loadChapterEndBody, loadAutoScrollControl])
+          void load().catch(() => undefined);
+      }, 5000),
+    [],
+  );
   const settings = useReaderSettings();
   const showsPages = outcome.kind === 'pages';
   // Auto-scroll hides the menus when it starts and shows them at the chapter's end; while it runs, scrolling
@@ -200,14 +210,16 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
       />
       {body}
       {showsPages && settings.autoScroll && (
-        <AutoScrollControl
-          running={auto.running}
-          speed={settings.speed}
-          onPause={auto.pause}
-          onResume={auto.start}
-          onSpeed={settings.setSpeed}
-          onOff={() => onAutoScroll(false)}
-        />
+        <Suspense fallback={null}>
+          <AutoScrollControl
+            running={auto.running}
+            speed={settings.speed}
+            onPause={auto.pause}
+            onResume={auto.start}
+            onSpeed={settings.setSpeed}
+            onOff={() => onAutoScroll(false)}
+          />
+        </Suspense>
       )}
       <ReaderBottomBar
         visible={barsVisible}

@@ -1,4 +1,5 @@
 import type { UnlockOptions } from '@yueman/contract';
+import { chinaTimeFormat } from '../../lib/china-time.ts';
 import { SPEND_ORDERS, type SpendOrder, type SpendWay } from './spend-order.ts';
 
 /** One way the buy prompt offers, in the order it shows them. */
@@ -68,8 +69,7 @@ export function timeLeft(at: number, now: number): string {
   return `${mins}分钟`;
 }
 
-const chinaDay = new Intl.DateTimeFormat('zh-CN', {
-  timeZone: 'Asia/Shanghai',
+const chinaDay = chinaTimeFormat({
   month: 'numeric',
   day: 'numeric',
   hour: '2-digit',
@@ -77,4 +77,4 @@ const chinaDay = new Intl.DateTimeFormat('zh-CN', {
   hour12: false,
 });
 /** "12月3日 08:00" in China time. */
-export const chinaTime = (ms: number) => chinaDay.format(ms).replace(/\//, '月').replace(/\s/, '日 ');
+export const chinaTime = (ms: number) => chinaDay().format(ms).replace(/\//, '月').replace(/\s/, '日 ');

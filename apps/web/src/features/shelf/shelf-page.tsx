@@ -6,6 +6,7 @@ import { showAlert } from '../../components/alert.ts';
 import { StatusBadge } from '../../components/book-list.tsx';
 import { Cover } from '../../components/cover.tsx';
 import { ServiceLinks } from '../../components/service-links.tsx';
+import { chinaTimeFormat } from '../../lib/china-time.ts';
 import { markShelfSeen, pullFollows, setPileUp } from '../../lib/follow-sync.ts';
 import { bookPath, calendarPath, homePath, readerPath, searchPath } from '../../lib/paths.ts';
 import { type FollowMeta, type HistoryEntry, useShelfStore } from '../../lib/shelf-store.ts';
@@ -13,8 +14,7 @@ import './shelf.css';
 
 type TabKey = 'favourites' | 'history';
 
-const dateFormat = new Intl.DateTimeFormat('zh-CN', {
-  timeZone: 'Asia/Shanghai',
+const dateFormat = chinaTimeFormat({
   year: 'numeric',
   month: '2-digit',
   day: '2-digit',
@@ -25,7 +25,11 @@ const dateFormat = new Intl.DateTimeFormat('zh-CN', {
 
 /** China time (docs/api.md section 6), as 2026-11-22 12:30. */
 export function formatReadDate(ms: number) {
-  const p = Object.fromEntries(dateFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(
+    dateFormat()
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 }
 

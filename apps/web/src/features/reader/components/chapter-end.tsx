@@ -1,22 +1,18 @@
-import { ServiceLinks } from '../../../components/service-links.tsx';
-import { WechatNotice } from '../../../components/wechat-notice.tsx';
+import { lazy, Suspense } from 'react';
+
+// The block itself is in the first render: the next chapter's prefetch watches it come near the screen
+// (use-next-chapter-prefetch.ts). What it shows is not in a chapter's first screen, so its code (with the service
+// links) loads once the reader is idle (reader-page.tsx), out of the reader's first download.
+export const loadChapterEndBody = () => import('./chapter-end-body.tsx');
+const Body = lazy(loadChapterEndBody);
 
 /** Below the last page: 本话完, the way on to the next chapter (or word that this is the newest), service links. */
-export function ChapterEnd({ nextNumber, onNext }: { nextNumber: number; onNext(): void }) {
+export function ChapterEnd(props: { nextNumber: number; onNext(): void }) {
   return (
     <div className="reader-end">
-      <p>本话完</p>
-      {nextNumber ? (
-        <button type="button" className="reader-end-next" onClick={onNext}>
-          继续阅读下一话
-        </button>
-      ) : (
-        <>
-          <p className="reader-end-last">已经是最新一话啦，敬请期待</p>
-          <WechatNotice kind="new_chapter" />
-        </>
-      )}
-      <ServiceLinks />
+      <Suspense fallback={null}>
+        <Body {...props} />
+      </Suspense>
     </div>
   );
 }
