@@ -12,7 +12,7 @@ import { StrictMode, startTransition } from 'react';
 import { App } from './app/app.tsx';
 import { setRenderer } from './app/react-root.ts';
 import { firstScreenReady } from './app/routes.tsx';
-import { registerServiceWorker } from './pwa/register.ts';
+import { listenToServiceWorker } from './pwa/page-worker.ts';
 
 /**
  * React's renderer is evaluated in a task of its own, after the app's modules: one module graph runs in one task, and
@@ -36,5 +36,14 @@ async function start(root: HTMLElement) {
 const root = document.getElementById('root');
 if (root) void start(root);
 
-// Offline re-reading and installing (docs/decisions.md): the service worker, once the page has loaded.
-registerServiceWorker();
+// Offline re-reading and installing (docs/decisions.md): the service worker is heard from the start, and registered
+// by code loaded once the page has loaded.
+listenToServiceWorker();
+const registerWorker = () =>
+  import('./pwa/register.ts').then(
+    (m) => m.registerServiceWorker(),
+    // Not loaded (the network dropped): the next page load registers it.
+    () => undefined,
+  );
+if (document.readyState === 'complete') void registerWorker();
+else window.addEventListener('load', () => void registerWorker(), { once: true });

@@ -3,7 +3,6 @@ import type { NoticeKind, WechatConfig } from '@yueman/contract';
 import { useEffect, useRef, useState } from 'react';
 import { call, data, routes } from '../lib/api-client.ts';
 import { runtimeConfig } from '../lib/runtime-config.ts';
-import { isWechatBrowser } from '../lib/user-agent.ts';
 import { useUserStore } from '../lib/user-store.ts';
 import './wechat-notice.css';
 
@@ -40,13 +39,13 @@ function loadSdk(): Promise<Wx> {
 /** The page's address as WeChat signs it: without its #fragment. */
 const pageUrl = () => location.href.split('#')[0] ?? location.href;
 
-export function WechatNotice({ kind }: { kind: NoticeKind }) {
+/** The notice inside WeChat (wechat-notice.tsx loads this only there). */
+export default function WechatNoticePanel({ kind }: { kind: NoticeKind }) {
   const userId = useUserStore((s) => s.userInfo?.userId ?? 0);
-  const inWechat = isWechatBrowser();
   const status = useQuery({
     queryKey: ['notices', 'wechat', userId],
     queryFn: () => call(routes.noticeStatus),
-    enabled: inWechat && userId > 0,
+    enabled: userId > 0,
     staleTime: 30_000,
     retry: false,
   });

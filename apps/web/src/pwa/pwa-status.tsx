@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useOffline } from './network-status.ts';
-import { updateTookOver } from './register.ts';
+import { updateTookOver } from './page-worker.ts';
 import './pwa.css';
 
 export const OFFLINE_NOTICE = '网络已断开，正在离线阅读';

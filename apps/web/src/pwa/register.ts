@@ -1,17 +1,12 @@
 import { DEFAULT_BRANCH } from '@yueman/contract';
 import { useUserStore } from '../lib/user-store.ts';
-import { takeWorkerMessage } from './network-status.ts';
 import type { WorkerMessage } from './sw-rules.ts';
 
-// The page's side of the service worker (sw.ts): registering it at the site root once the page has loaded,
-// learning of updates, telling it which account this device holds, and keeping the manifest's start address on
+// The page's side of the service worker (sw.ts), loaded once the page has loaded (main.tsx): registering it at the
+// site root, telling it which account this device holds, and keeping the manifest's start address on
 // the reader's branch (docs/decisions.md, "Offline re-reading").
 
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
-
-/** A new worker took over from an older one while this page ran: the page's code is the old build's. */
-let updated = false;
-export const updateTookOver = () => updated;
 
 /** The manifest link names the branch, so an installed app starts on it (the server writes it in start_url). */
 export function manifestHref(branchId: number): string {
@@ -79,13 +74,6 @@ export function registerServiceWorker() {
   // A build that withdraws the worker (vite.config.ts): its sw.js removes itself; registering it again would loop.
   if (import.meta.env.VITE_WITHDRAW_SERVICE_WORKER === 'true') return;
   const container = navigator.serviceWorker;
-  let controlled = !!container.controller;
-  container.addEventListener('controllerchange', () => {
-    // The first worker taking control of a page it did not load is no update.
-    if (controlled) updated = true;
-    controlled = true;
-  });
-  container.addEventListener('message', (e) => takeWorkerMessage(e.data as WorkerMessage | null));
   tellWorkerTheAccount(container);
 
   const register = () =>
