@@ -1,8 +1,10 @@
-/** Auto-scroll's pure rules: speed steps, how far one frame moves, and where the chapter ends. */
+/**
+ * Auto-scroll's pure rules of motion: how fast a step scrolls, how far one frame moves, and where the chapter ends.
+ * Loaded with the scrolling itself (auto-scroll-run.ts); the speed steps the settings keep are auto-scroll-speed.ts.
+ */
+import { clampSpeed, DEFAULT_SPEED } from './auto-scroll-speed.ts';
 
-/** The speed setting's steps, 1 (slowest) to SPEED_STEPS; the middle one is the default. */
-export const SPEED_STEPS = 5;
-export const DEFAULT_SPEED = 3;
+export { clampSpeed, DEFAULT_SPEED, SPEED_STEPS } from './auto-scroll-speed.ts';
 
 /** CSS pixels per second at the middle step; each step up is half as fast again, each step down two thirds. */
 const BASE_PX_PER_SECOND = 60;
@@ -10,12 +12,6 @@ const STEP_FACTOR = 1.5;
 
 /** A frame longer than this (a hidden tab, a long task) moves as far as this much time, not in one jump. */
 export const MAX_FRAME_MS = 100;
-
-/** A stored or typed speed as a whole step between 1 and SPEED_STEPS (anything else: the default). */
-export function clampSpeed(step: unknown): number {
-  if (typeof step !== 'number' || !Number.isFinite(step)) return DEFAULT_SPEED;
-  return Math.min(SPEED_STEPS, Math.max(1, Math.round(step)));
-}
 
 /** The scrolling speed of a step, in CSS pixels per second: 27, 40, 60, 90, 135 for steps 1 to 5. */
 export function pxPerSecond(step: number): number {

@@ -10,12 +10,12 @@ import { ChapterEnd, loadChapterEndBody } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
 import { ReaderBottomBar, ReaderTopBar } from './components/reader-bars.tsx';
 import { ReaderNote } from './components/reader-note.tsx';
-import { useAutoScroll } from './hooks/use-auto-scroll.ts';
+import { loadAutoScrollRun, useAutoScroll } from './hooks/use-auto-scroll.ts';
 import { useChapter } from './hooks/use-chapter.ts';
 import { useChapterDirection } from './hooks/use-chapter-direction.ts';
 import { useChapterNavigation } from './hooks/use-chapter-navigation.ts';
 import { useMenuVisibility } from './hooks/use-menu-visibility.ts';
-import { useNextChapterPrefetch } from './hooks/use-next-chapter-prefetch.ts';
+import { loadNextChapterFetch, useNextChapterPrefetch } from './hooks/use-next-chapter-prefetch.ts';
 import { usePageTaps } from './hooks/use-page-taps.ts';
 import { usePageZoom } from './hooks/use-page-zoom.ts';
 import { useReaderBook, useReadingRecord } from './hooks/use-reader-book.ts';
@@ -64,7 +64,13 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   useEffect(
     () =>
       whenIdle(() => {
-        for (const load of [loadPurchase, loadChapterEndBody, loadAutoScrollControl])
+        for (const load of [
+          loadPurchase,
+          loadChapterEndBody,
+          loadAutoScrollControl,
+          loadAutoScrollRun,
+          loadNextChapterFetch,
+        ])
           void load().catch(() => undefined);
       }, 5000),
     [],

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { clampSpeed, DEFAULT_SPEED } from './auto-scroll.ts';
+import { clampSpeed, DEFAULT_SPEED } from './auto-scroll-speed.ts';
 import { DEFAULT_SPEND_ORDER, isSpendOrder, type SpendOrder } from './spend-order.ts';
 
 /** The reader's settings sheet (设置), kept on this device (docs/product.md section 7, `ym-reader-settings`). */

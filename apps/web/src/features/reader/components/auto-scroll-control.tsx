@@ -1,4 +1,4 @@
-import { SPEED_STEPS } from '../auto-scroll.ts';
+import { SPEED_STEPS } from '../auto-scroll-speed.ts';
 
 /**
  * The floating control while auto-scroll is on: slower, pause / resume, faster, and off. The buttons at the ends

@@ -1,6 +1,6 @@
 import { Popup } from 'antd-mobile';
 import { useEffect, useId, useRef } from 'react';
-import { SPEED_STEPS } from '../auto-scroll.ts';
+import { SPEED_STEPS } from '../auto-scroll-speed.ts';
 import { useReaderSettings } from '../reader-settings-store.ts';
 import type { SpendOrder } from '../spend-order.ts';
 

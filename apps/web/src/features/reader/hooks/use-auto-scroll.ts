@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { advance, atEnd, pxPerSecond } from '../auto-scroll.ts';
+
+/** The scrolling itself: loaded when idle with the reader's other later parts (reader-page.tsx), or when it starts. */
+export const loadAutoScrollRun = () => import('../auto-scroll-run.ts');
 
 /** A chapter opened with auto-scroll on waits this long, with its menus shown, before it starts to move. */
 const AUTO_START_DELAY_MS = 1200;
@@ -9,7 +11,7 @@ const reducedMotion = () =>
 
 /**
  * Auto-scroll (设置 → 自动滚动): while running, every animation frame scrolls the window by the speed step's
- * pixels per second (auto-scroll.ts), in device pixels; it stops at the chapter's end. A speed change takes
+ * pixels per second (auto-scroll-run.ts), in device pixels; it stops at the chapter's end. A speed change takes
  * effect on the next frame. With the setting on, each chapter whose pages show starts by itself after a moment,
  * unless the phone asks for reduced motion (then the floating control offers 继续).
  */
@@ -58,25 +60,26 @@ export function useAutoScroll(opts: {
 
   useEffect(() => {
     if (!running || !ready) return;
-    let frame = 0;
-    let last = performance.now();
-    let carry = 0;
-    const quantum = 1 / Math.max(1, window.devicePixelRatio || 1);
-    const tick = (now: number) => {
-      const root = document.documentElement;
-      if (atEnd(window.scrollY, window.innerHeight, root.scrollHeight)) {
-        setRunning(false);
-        callbacks.current.onEnd();
-        return;
-      }
-      const f = advance(carry, pxPerSecond(speedRef.current), now - last, quantum);
-      last = now;
-      carry = f.carry;
-      if (f.step > 0) window.scrollBy(0, f.step);
-      frame = requestAnimationFrame(tick);
+    let live = true;
+    let stop: (() => void) | undefined;
+    loadAutoScrollRun().then(
+      (m) => {
+        if (!live) return;
+        stop = m.runAutoScroll(
+          () => speedRef.current,
+          () => {
+            setRunning(false);
+            callbacks.current.onEnd();
+          },
+        );
+      },
+      // Not loaded (the network dropped): it stops, and the control offers 继续.
+      () => live && setRunning(false),
+    );
+    return () => {
+      live = false;
+      stop?.();
     };
-    frame = requestAnimationFrame(tick);
-    return () => cancelAnimationFrame(frame);
   }, [running, ready]);
 
   return { running: running && ready, start, pause };
