@@ -1,11 +1,32 @@
 import { and, count, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../db/client.ts';
+import { type Database, type Queryable, statementName } from '../../db/client.ts';
 import { handoffTokens, sessions, users, visitMarks } from '../../db/schema/index.ts';
 
 const isUniqueViolation = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === '23505';
 const MOBILE = /^1[0-9]{10}$/;
 
 export function createUsersRepository(db: Database) {
+  // Every signed-in request starts here (the identity plugin's session lookup): built once, and named on PostgreSQL,
+  // so neither the query builder nor PostgreSQL's parser and planner work on it again per request (statementName).
+  const sessionUserStatement = db
+    .select({
+      userId: users.id,
+      account: users.account,
+      vipEnd: users.vipEnd,
+      blockedAt: users.blockedAt,
+      lastSeenAt: users.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare(statementName(db, 'users_session_user'));
+
   return {
     /** Returns undefined when the account name is taken (unique violation), so the caller can retry. */
     async insertUser(row: typeof users.$inferInsert) {
@@ -92,18 +113,8 @@ export function createUsersRepository(db: Database) {
     },
 
     async sessionUser(tokenHash: string, now: Date) {
-      const [row] = await db
-        .select({
-          userId: users.id,
-          account: users.account,
-          vipEnd: users.vipEnd,
-          blockedAt: users.blockedAt,
-          lastSeenAt: users.lastSeenAt,
-          expiresAt: sessions.expiresAt,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)));
+      // A placeholder's value goes to the driver as it is (no column to map it): the time as ISO text.
+      const [row] = await sessionUserStatement.execute({ tokenHash, now: now.toISOString() });
       return row;
     },
 
