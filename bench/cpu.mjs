@@ -1,6 +1,7 @@
 // Where the cores went during a run (Linux /proc; snapshots are null elsewhere): each side a bench names (the
 // server, nginx, PostgreSQL, the load generator) and everything else on the machine, which is noise for the
 // figures on a shared machine. Also the wait for a quiet machine before a run.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { sleep } from './bench-kit.mjs';
 
@@ -101,4 +102,17 @@ export async function waitForQuiet(maxWaitMs) {
     cores = await busyCores(3000);
   }
   console.log(cores > NOISE_CORES ? ` still ${cores.toFixed(2)} cores busy: measuring anyway` : ' quiet');
+}
+
+/**
+ * Keeps a process and every thread of it on the given CPUs (`taskset -a -p -c`, util-linux); processes it starts
+ * later inherit it. False where that cannot be done (no taskset, not Linux).
+ */
+export function pinTo(pid, cpus) {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

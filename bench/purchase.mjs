@@ -18,18 +18,24 @@ import {
   tempDir,
   writeResults,
 } from './bench-kit.mjs';
-import { childPids, cpuCores, cpuSnapshot, ticksOf, waitForQuiet } from './cpu.mjs';
+import { childPids, cpuCores, cpuSnapshot, pinTo, ticksOf, waitForQuiet } from './cpu.mjs';
 import { summariseProfiles } from './profile-summary.mjs';
 
 const settings = {
   ...loadSettings(),
   concurrency: envNumber('BENCH_CONNECTIONS', 16, 1, 4),
+  // pgbench's clients: as many as the server's connections to PostgreSQL (its pool of 10, db/client.ts), so both
+  // sides keep the same number of backends at work, however many HTTP connections autocannon opens.
+  pgbenchClients: envNumber('BENCH_PGBENCH_CLIENTS', 10, 1, 4),
   readers: envNumber('BENCH_READERS', 2000, 10, 100),
   chaptersPerBook: envNumber('BENCH_CHAPTERS', 500, 10, 20),
   // How the server and pgbench reach PostgreSQL: 'tcp' (127.0.0.1) or 'unix' (the cluster's socket).
   transport: process.env.BENCH_PG_TRANSPORT === 'unix' ? 'unix' : 'tcp',
   // pgbench's query mode: 'extended' (default) or 'prepared' (every statement named and parsed once).
-  pgbenchMode: process.env.BENCH_PGBENCH_MODE === 'prepared' ? 'prepared' : 'extended',
+  pgbenchMode: process.env.BENCH_PGBENCH_MODE === 'extended' ? 'extended' : 'prepared',
+  // 'split' (default on 2 or more cores): PostgreSQL on the last core, the server, the load generator and pgbench on
+  // the others, as a deployment gives the database a machine of its own; 'shared': everything on every core.
+  cores: process.env.BENCH_CORES === 'shared' || os.cpus().length < 2 ? 'shared' : 'split',
   targets: envList('BENCH_TARGETS', 'postgres,pglite'),
   // What is measured: coin purchases, wait-for-free unlocks, ticket unlocks (each on both sides).
   cases: envList('BENCH_CASES', 'coins,wait_free,ticket'),
@@ -288,11 +294,11 @@ async function runPgbench(pgInfo, scriptFile, seconds, defines) {
   const args = [
     '-n', // no vacuum of pgbench's own tables: there are none
     '-M',
-    settings.pgbenchMode, // extended: parse, bind, execute per statement, as node-postgres sends unnamed ones
+    settings.pgbenchMode, // prepared: every statement parsed once per client, as the server names all of them
     '-c',
-    String(settings.concurrency),
+    String(settings.pgbenchClients),
     '-j',
-    String(Math.min(settings.concurrency, os.cpus().length)),
+    String(Math.min(settings.pgbenchClients, os.cpus().length)),
     '-T',
     String(seconds),
     '-f',
@@ -326,7 +332,7 @@ async function measurePgbench(pgInfo, scriptFile, defines, pids, made, label = '
     const warm = await runPgbench(pgInfo, scriptFile, settings.warmupSeconds, { ...defines, k });
     // The measured run's clients start past what any warm-up client used (clients run about evenly; a pair used
     // twice would show as fewer rows than transactions, and the unlock cases fail on that).
-    k = Math.ceil((warm.transactions / settings.concurrency) * 1.5) + 10;
+    k = Math.ceil((warm.transactions / settings.pgbenchClients) * 1.5) + 10;
   }
   await waitForQuiet(settings.quietWaitMs);
   const totalsBefore = await made();
@@ -448,9 +454,38 @@ async function unlockScript(workDir, kase) {
   return { file, variables: request.variables };
 }
 
+/**
+ * BENCH_CORES=split: PostgreSQL (the postmaster, its backends and the ones it forks later) on the last core; this
+ * process (autocannon), the server and pgbench, started from here, on the others. Both sides of a case then have
+ * the same core for the database, and the ratio asks whether the API keeps it as busy as pgbench does, not how the
+ * HTTP hop's CPU and the database shared two cores (bench/README.md). Undone by the returned function.
+ */
+function splitCores(postmasterPid) {
+  if (settings.cores !== 'split') return () => undefined;
+  const last = os.cpus().length - 1;
+  const pinned =
+    pinTo(postmasterPid, String(last)) &&
+    childPids(postmasterPid).every((pid) => pinTo(pid, String(last))) &&
+    pinTo(process.pid, last === 1 ? '0' : `0-${last - 1}`);
+  const undo = () => {
+    pinTo(process.pid, `0-${last}`);
+    pinTo(postmasterPid, `0-${last}`);
+  };
+  if (!pinned) {
+    // No taskset, or pinning refused (a container's seccomp): the run is made with the cores shared, and says so.
+    undo();
+    settings.cores = 'shared';
+    console.log('  cores NOT split (taskset could not pin the processes): the figures are of shared cores');
+    return () => undefined;
+  }
+  console.log(`  cores split: PostgreSQL on CPU ${last}, the server, autocannon and pgbench on the others`);
+  return undo;
+}
+
 async function benchPostgres(workDir) {
   console.log('PostgreSQL:');
   const pgInfo = await startPostgres();
+  const unsplit = splitCores(pgInfo.postmasterPid);
   const target = { kind: 'postgres', url: pgInfo.seedUrl };
   const bench = await data.seedPurchaseBench(target, {
     readers: settings.readers,
@@ -483,7 +518,7 @@ async function benchPostgres(workDir) {
   for (const run of Object.values(api)) summariseProfile(profileDir, run);
 
   const common = {
-    clients: settings.concurrency,
+    clients: settings.pgbenchClients,
     first_user: bench.firstUserId,
     last_user: bench.lastUserId,
     // The session lookup's "now": fixed for the run (the sessions expire in a year).
@@ -534,7 +569,7 @@ async function benchPostgres(workDir) {
         script.file,
         {
           ...common,
-          per_client: Math.floor(bench.tokens.length / settings.concurrency),
+          per_client: Math.floor(bench.tokens.length / settings.pgbenchClients),
           first_book: side.waitBookIds[0],
           book_chapters: 3,
           ticket_book: side.ticketBookId,
@@ -554,7 +589,8 @@ async function benchPostgres(workDir) {
     }
     cases[kase] = { api: api[kase], pgbench, ratio: api[kase].purchasesPerSec / pgbench.purchasesPerSec };
   }
-  return { version: pgInfo.version, cases };
+  unsplit();
+  return { version: pgInfo.version, cases, cores: settings.cores };
 }
 
 async function benchPglite(workDir) {
@@ -624,8 +660,13 @@ async function main() {
       row(`API on PostgreSQL, ${what}`, pg.api, `${pg.api.latencyP50Ms} / ${pg.api.latencyP99Ms}`);
       row(`pgbench, same statements, ${what}`, pg.pgbench, `${pg.pgbench.latencyAvgMs}`);
       const aim = kase === 'coins' ? AIMS.ratio : AIMS.unlockRatio;
+      // The same figure per core PostgreSQL got: on two shared cores the API side's server and load generator take
+      // CPU that pgbench's side leaves to PostgreSQL, so the plain ratio also measures how the cores were shared.
+      const perCore = (r) => (r.cpuCores?.postgres ? r.purchasesPerSec / r.cpuCores.postgres : 0);
+      const perCoreRatio = perCore(pg.pgbench) ? perCore(pg.api) / perCore(pg.pgbench) : 0;
       summary.push(
-        `PostgreSQL ${report.postgres.version}, ${what}: API ÷ pgbench = ${fmt(pg.ratio, 2)} (aim ≥ ${aim}: ${pg.ratio >= aim ? 'met' : 'below'})`,
+        `PostgreSQL ${report.postgres.version}, ${what}: API ÷ pgbench (-M ${settings.pgbenchMode}) = ${fmt(pg.ratio, 2)} (aim ≥ ${aim}: ${pg.ratio >= aim ? 'met' : 'below'}); ` +
+          `per PostgreSQL core ${fmt(perCore(pg.api))} ÷ ${fmt(perCore(pg.pgbench))} = ${fmt(perCoreRatio, 2)}`,
       );
     }
     const lite = report.pglite?.api[kase];
@@ -647,9 +688,12 @@ async function main() {
     [
       `# Purchase benchmark, ${startedAt.toISOString()}`,
       '',
-      `Concurrency ${settings.concurrency} (autocannon connections; pgbench clients), ${settings.warmupSeconds} s warm-up then ` +
+      `Concurrency ${settings.concurrency} autocannon connections (the server's pool: 10 connections to PostgreSQL), ${settings.pgbenchClients} pgbench clients, ${settings.warmupSeconds} s warm-up then ` +
         `${settings.seconds} s per run; ${settings.readers} readers; ${report.machine.cpus} CPUs (${report.machine.cpuModel}), Node ${process.version}. ` +
-        'Server, PostgreSQL and the load generator share these CPUs.',
+        (settings.cores === 'split'
+          ? 'PostgreSQL ran on the last CPU, the server, autocannon and pgbench on the others (BENCH_CORES=split); PGlite on all.'
+          : 'Server, PostgreSQL and the load generator share these CPUs (BENCH_CORES=shared).') +
+        ` pgbench -M ${settings.pgbenchMode}.`,
       '',
       table,
       '',
