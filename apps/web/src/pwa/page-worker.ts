@@ -11,6 +11,8 @@ export const updateTookOver = () => updated;
 
 export function listenToServiceWorker() {
   if (typeof window === 'undefined' || !import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  // A build that withdraws the worker (vite.config.ts) has no worker to hear from, as register.ts registers none.
+  if (import.meta.env.VITE_WITHDRAW_SERVICE_WORKER === 'true') return;
   const container = navigator.serviceWorker;
   let controlled = !!container.controller;
   container.addEventListener('controllerchange', () => {
