@@ -164,4 +164,14 @@ describeDb('expired sessions', () => {
     expect(await infoStatus(t, live.cookie)).toBe(200);
     expect(await t.app.ports.users.sweepExpiredSessions()).toBe(0);
   });
+
+  it('sign nobody in once ended, before the sweeper removes them (the lookup compares the end with now)', async () => {
+    const reader = await registerVisitor(t);
+    expect(await infoStatus(t, reader.cookie)).toBe(200);
+    await t.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, hashToken(reader.cookie.slice('sid='.length))));
+    expect(await infoStatus(t, reader.cookie)).toBe(401);
+  });
 });

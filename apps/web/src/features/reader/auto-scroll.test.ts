@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  advance,
-  atEnd,
-  clampSpeed,
-  DEFAULT_SPEED,
-  MAX_FRAME_MS,
-  pxPerSecond,
-  SPEED_STEPS,
-} from './auto-scroll.ts';
+import { advance, atEnd, MAX_FRAME_MS, pxPerSecond } from './auto-scroll.ts';
+import { clampSpeed, DEFAULT_SPEED, SPEED_STEPS } from './auto-scroll-speed.ts';
 
 describe('auto-scroll speed', () => {
   it('has five steps, each faster than the one before, 60 px/s in the middle', () => {

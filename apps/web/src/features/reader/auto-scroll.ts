@@ -4,8 +4,6 @@
  */
 import { clampSpeed, DEFAULT_SPEED } from './auto-scroll-speed.ts';
 
-export { clampSpeed, DEFAULT_SPEED, SPEED_STEPS } from './auto-scroll-speed.ts';
-
 /** CSS pixels per second at the middle step; each step up is half as fast again, each step down two thirds. */
 const BASE_PX_PER_SECOND = 60;
 const STEP_FACTOR = 1.5;

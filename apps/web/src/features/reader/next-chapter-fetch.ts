@@ -1,20 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { imageUrl } from '../../lib/images.ts';
 import { readChapterQueryOptions } from './api/read-chapter.ts';
+import { fetchImageAhead } from './fetch-image-ahead.ts';
 import { type ConnectionHints, pagesAhead } from './next-chapter.ts';
 import { pageImageWidth } from './reader-helpers.ts';
 
 // The prefetch's work, loaded when the reader first nears a chapter's end (hooks/use-next-chapter-prefetch.ts), not
 // with the reader's first screen.
-
-const fetched = new Set<string>();
-function fetchImage(url: string) {
-  if (fetched.has(url)) return;
-  fetched.add(url);
-  const img = new Image();
-  img.decoding = 'async';
-  img.src = url;
-}
 
 /**
  * Asks the server for the next chapter (the same call 下一话 makes, which never buys anything) and, only if it
@@ -29,7 +21,7 @@ export function fetchNextChapter(queryClient: QueryClient, bookId: number, nextN
       if (!answer.result || !answer.data) return;
       const width = pageImageWidth();
       const split = Math.max(1, answer.data.picSplitCount || 1);
-      for (const path of answer.data.bookPics.slice(0, count * split)) fetchImage(imageUrl(path, width));
+      for (const path of answer.data.bookPics.slice(0, count * split)) fetchImageAhead(imageUrl(path, width));
     },
     () => undefined,
   );

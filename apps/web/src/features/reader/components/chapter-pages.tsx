@@ -1,6 +1,7 @@
 import type { ChapterInfo } from '@yueman/contract';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { type ImageWidth, imageUrl } from '../../../lib/images.ts';
+import { fetchImageAhead } from '../fetch-image-ahead.ts';
 import { pageAlt, pageImageWidth } from '../reader-helpers.ts';
 
 interface Slice {
@@ -23,15 +24,6 @@ function pagesOf(info: ChapterInfo): Slice[][] {
     pages[pages.length - 1]?.push({ path, ...size });
   });
   return pages;
-}
-
-const prefetched = new Set<string>();
-function prefetch(url: string) {
-  if (prefetched.has(url)) return;
-  prefetched.add(url);
-  const img = new Image();
-  img.decoding = 'async';
-  img.src = url;
 }
 
 /**
@@ -67,7 +59,7 @@ export const ChapterPages = memo(function ChapterPages({
           if (!entry.isIntersecting) continue;
           const at = Number((entry.target as HTMLElement).dataset.page);
           for (let k = at + 1; k <= at + PREFETCH_AHEAD && k < pages.length; k++) {
-            for (const slice of pages[k] ?? []) prefetch(imageUrl(slice.path, width));
+            for (const slice of pages[k] ?? []) fetchImageAhead(imageUrl(slice.path, width));
           }
         }
       },
