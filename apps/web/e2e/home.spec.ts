@@ -87,6 +87,35 @@ test('the carousel moves on by itself every 2.5 s, loops both ways, and a tap op
   await expect(page).toHaveURL(new RegExp(`/book/${ads[0]?.bizId}$`));
 });
 
+test("the carousel asks for an ad's picture when it is next, and for all of them once touched", async ({
+  page,
+}) => {
+  const { adList: ads } = await apiData<HomeIndex>(page.request, '/api/book/home/index');
+  expect(ads.length).toBeGreaterThan(4);
+  const asked = new Set<string>();
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    const ad = ads.findIndex((a) => path.startsWith(`/${a.imgPath}_`));
+    if (ad >= 0) asked.add(String(ad));
+  });
+  await page.goto('/home');
+  const carousel = page.getByTestId('ad-carousel');
+  const dots = carousel.locator('.ad-dots span');
+  // The loop has started (its dots show): the first ad and the next one (and the one after, once the second
+  // shows, 2.5 s in), no other.
+  await expect(dots.first()).toHaveClass(/is-shown/);
+  await expectImageLoaded(carousel.locator('.ad-slide:not([aria-hidden]) img').nth(1));
+  expect(asked.has('0') && asked.has('1')).toBe(true);
+  expect([...asked].filter((ad) => Number(ad) > 2)).toEqual([]);
+  // The second ad shows: the third is asked for.
+  await expect(dots.nth(1)).toHaveClass(/is-shown/, { timeout: 4000 });
+  await expect.poll(() => asked.has('2')).toBe(true);
+  expect(asked.has(String(ads.length - 1))).toBe(false);
+  // A finger on it: every ad, the last too (a swipe back shows it next).
+  await carousel.locator('.ad-track').dispatchEvent('touchstart');
+  await expect.poll(() => asked.size).toBe(ads.length);
+});
+
 test('recent reading shows up to 3 history entries, linking to the chapter', async ({ page }) => {
   await openAsVisitor(page, '/home');
   const index = await apiData<HomeIndex>(page.request, '/api/book/home/index');

@@ -130,6 +130,10 @@ test('after an update, the next navigation and every reload get the new shell, o
   await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 30_000 });
   expect(await marker(page)).toBe('A');
   await expect.poll(() => keptShells(page)).toEqual(['A']);
+  // A's worker has finished activating (it claims the page during its activation) before B is deployed.
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state))
+    .toBe('activated');
   await page.evaluate(() => {
     const w = window as Window & { ymTakeovers?: number };
     w.ymTakeovers = 0;

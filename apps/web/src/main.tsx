@@ -37,7 +37,7 @@ const root = document.getElementById('root');
 if (root) void start(root);
 
 // Offline re-reading and installing (docs/decisions.md): the service worker is heard from the start, and registered
-// by code loaded once the page has loaded.
+// by code loaded once the page has loaded, 6 s later: the first screen is left alone (pwa/register.ts).
 listenToServiceWorker();
 const registerWorker = () =>
   import('./pwa/register.ts').then(

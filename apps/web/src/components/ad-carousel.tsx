@@ -1,5 +1,5 @@
 import type { Ad } from '@yueman/contract';
-import { memo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { imageUrl } from '../lib/images.ts';
 import { adLink } from './ad-link.ts';
@@ -13,12 +13,40 @@ import './ad-carousel.css';
  * Built on the browser's scroll snapping rather than antd-mobile's Swiper: Swiper brings its animation library
  * (about 27 KB gzip), whose start-up was a task of about 300 ms on Lighthouse's slow phone, on home and every
  * list, before or after the first screen. Here a swipe is native scrolling and autoplay a smooth scroll.
+ *
+ * A slide's picture is asked for when it is next: the first at once, the second when the loop starts, each further
+ * one when the slide before it shows, all of them once the reader touches, scrolls or tabs into the carousel. The
+ * browser's own lazy loading counts the slides beside the first as near, and fetched all of them with the first
+ * screen's covers, on a slow phone's link and CPU (bench/README.md).
  */
 export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads: Ad[]; eager?: boolean }) {
   const navigate = useNavigate();
   const track = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(0);
-  const looping = useCarouselLoop(track, ads.length, setShown);
+  // The last slide whose picture may load (see above).
+  const [ahead, setAhead] = useState(0);
+  const showAhead = useCallback((index: number) => setAhead((a) => Math.max(a, index)), []);
+  const onSlide = useCallback(
+    (index: number) => {
+      setShown(index);
+      showAhead(index + 1);
+    },
+    [showAhead],
+  );
+  const looping = useCarouselLoop(track, ads.length, onSlide);
+  useEffect(() => {
+    if (looping) showAhead(1);
+  }, [looping, showAhead]);
+  useEffect(() => {
+    const el = track.current;
+    if (!el) return;
+    const handOn = () => showAhead(ads.length - 1);
+    const events = ['touchstart', 'pointerdown', 'wheel', 'focusin'] as const;
+    for (const type of events) el.addEventListener(type, handOn, { passive: true });
+    return () => {
+      for (const type of events) el.removeEventListener(type, handOn);
+    };
+  }, [ads.length, showAhead]);
   const first = ads[0];
   const last = ads[ads.length - 1];
   if (!first || !last) return null;
@@ -30,7 +58,11 @@ export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads:
     else if ('leave' in link) location.href = link.leave;
     else window.open(link.open, '_blank');
   };
-  const slide = (ad: Ad, key: string, opts: { main?: boolean; copy?: 'first' | 'last' } = {}) => (
+  const slide = (
+    ad: Ad,
+    key: string,
+    opts: { main?: boolean; copy?: 'first' | 'last'; picture: boolean },
+  ) => (
     <button
       key={key}
       type="button"
@@ -40,25 +72,28 @@ export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads:
       tabIndex={opts.copy ? -1 : undefined}
       onClick={() => open(ad)}
     >
-      <img
-        src={imageUrl(ad.imgPath, 500)}
-        width={750}
-        height={300}
-        alt="广告"
-        loading={opts.main ? 'eager' : 'lazy'}
-        fetchPriority={opts.main ? 'high' : 'auto'}
-        decoding="async"
-      />
+      {/* Until its picture may load, the slide's grey background holds its place. */}
+      {opts.picture && (
+        <img
+          src={imageUrl(ad.imgPath, 500)}
+          width={750}
+          height={300}
+          alt="广告"
+          loading={opts.main ? 'eager' : 'lazy'}
+          fetchPriority={opts.main ? 'high' : 'auto'}
+          decoding="async"
+        />
+      )}
     </button>
   );
   return (
     <div className="ad-carousel" data-testid="ad-carousel">
       <div className="ad-frame">
         <div className="ad-track" ref={track}>
-          {ads.map((ad, i) => slide(ad, ad.imgPath, { main: eager && i === 0 }))}
+          {ads.map((ad, i) => slide(ad, ad.imgPath, { main: eager && i === 0, picture: i <= ahead }))}
           {/* The copy of the last ad comes first on screen (CSS order), after the ads in the document. */}
-          {looping && slide(first, 'copy-first', { copy: 'first' })}
-          {looping && slide(last, 'copy-last', { copy: 'last' })}
+          {looping && slide(first, 'copy-first', { copy: 'first', picture: true })}
+          {looping && slide(last, 'copy-last', { copy: 'last', picture: ahead >= ads.length - 1 })}
         </div>
         {looping && (
           <div className="ad-dots" aria-hidden>

@@ -3,8 +3,8 @@ import { useUserStore } from '../lib/user-store.ts';
 import type { WorkerMessage } from './sw-rules.ts';
 
 // The page's side of the service worker (sw.ts), loaded once the page has loaded (main.tsx): registering it at the
-// site root, telling it which account this device holds, and keeping the manifest's start address on
-// the reader's branch (docs/decisions.md, "Offline re-reading").
+// site root once the first screen has had its time, telling it which account this device holds, and keeping the
+// manifest's start address on the reader's branch (docs/decisions.md, "Offline re-reading").
 
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
@@ -37,11 +37,6 @@ function linkManifestAndIcons() {
   useUserStore.subscribe((s) => apply(s.branchId));
 }
 
-const whenLoaded = (task: () => void) => {
-  if (document.readyState === 'complete') task();
-  else window.addEventListener('load', task, { once: true });
-};
-
 /** Tells the worker the account on this device whenever it changes, so it drops other accounts' chapters. */
 function tellWorkerTheAccount(container: ServiceWorkerContainer) {
   let told = 0;
@@ -57,40 +52,47 @@ function tellWorkerTheAccount(container: ServiceWorkerContainer) {
   tell();
 }
 
+/**
+ * How long after the page's load the worker is registered. Its install downloads every chunk of the build (about a
+ * hundred files), and the manifest's icons come with it: registered at the load, on a slow phone that competed with
+ * the first screen's pictures and calls for the link, and for the CPU at the end of the first load (bench/README.md).
+ * The same wait as the screens' code preloading (app/preload.ts), which also leaves the first screen alone.
+ */
+const AFTER_LOAD_MS = 6000;
+
 const whenIdle = (task: () => void) =>
   typeof requestIdleCallback === 'function'
     ? requestIdleCallback(task, { timeout: 5000 })
     : setTimeout(task, 1000);
 
 /**
- * Registers /sw.js (scope '/') after the page has loaded and the browser is idle, so the precache's downloads
- * never compete with the first screen. Production builds only: `vite dev` serves no worker.
+ * Links the manifest and icons and registers /sw.js (scope '/'), AFTER_LOAD_MS after the page's load (main.tsx loads
+ * this then), when the browser is idle. Production builds only: `vite dev` serves no worker.
  */
 export function registerServiceWorker() {
   if (typeof window === 'undefined') return;
-  // After the load, when idle: inserting links makes the browser look at the page's style again.
-  whenLoaded(() => whenIdle(linkManifestAndIcons));
+  setTimeout(() => whenIdle(linkAndRegister), AFTER_LOAD_MS);
+}
+
+function linkAndRegister() {
+  linkManifestAndIcons();
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
   // A build that withdraws the worker (vite.config.ts): its sw.js removes itself; registering it again would loop.
   if (import.meta.env.VITE_WITHDRAW_SERVICE_WORKER === 'true') return;
   const container = navigator.serviceWorker;
   tellWorkerTheAccount(container);
 
-  const register = () =>
-    whenIdle(() => {
-      container
-        .register('/sw.js', { scope: '/' })
-        .then((registration) => {
-          // A page kept open for days (an installed app) asks for a new worker now and then, when shown.
-          let checked = Date.now();
-          document.addEventListener('visibilitychange', () => {
-            if (document.visibilityState !== 'visible' || Date.now() - checked < UPDATE_CHECK_MS) return;
-            checked = Date.now();
-            registration.update().catch(() => undefined);
-          });
-        })
-        // Not an error of the app: a private window, a browser that blocks workers. The app works without one.
-        .catch((err: unknown) => console.warn('service worker not registered', err));
-    });
-  whenLoaded(register);
+  container
+    .register('/sw.js', { scope: '/' })
+    .then((registration) => {
+      // A page kept open for days (an installed app) asks for a new worker now and then, when shown.
+      let checked = Date.now();
+      document.addEventListener('visibilitychange', () => {
+        if (document.visibilityState !== 'visible' || Date.now() - checked < UPDATE_CHECK_MS) return;
+        checked = Date.now();
+        registration.update().catch(() => undefined);
+      });
+    })
+    // Not an error of the app: a private window, a browser that blocks workers. The app works without one.
+    .catch((err: unknown) => console.warn('service worker not registered', err));
 }

@@ -1,11 +1,19 @@
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
 import { whenIdle } from '../../lib/chunk-load.ts';
 import { positiveId, reportPagePath } from '../../lib/paths.ts';
 import { qqChatLink } from '../../lib/service-addresses.ts';
 import { useUserStore } from '../../lib/user-store.ts';
-import { OfflineChapterNote } from '../../pwa/offline-chapter-note.tsx';
 import { ChapterEnd, loadChapterEndBody } from './components/chapter-end.tsx';
 import { ChapterPages } from './components/chapter-pages.tsx';
 import { ReaderBottomBar, ReaderTopBar } from './components/reader-bars.tsx';
@@ -28,13 +36,29 @@ import './reader.css';
 // The settings sheet is loaded on the first tap of 设置 (antd-mobile's Popup brings its animation library).
 const ReaderSettings = lazy(() => import('./components/reader-settings.tsx'));
 // The buy step (its overlay brings antd-mobile's Checkbox, ~3 KB gzip) is not part of a free chapter's first screen:
-// it loads when a chapter asks for it, or once the reader is idle so that a priced chapter rarely waits for it.
+// it loads when a chapter asks for it, or with the later parts (below) so that a priced chapter rarely waits for it.
 const loadPurchase = () => import('./components/chapter-purchase.tsx');
 const ChapterPurchase = lazy(() => loadPurchase().then((m) => ({ default: m.ChapterPurchase })));
-// The auto-scroll control shows only while the setting is on: it loads once the reader is idle, with the buy step and
-// what the chapter's end shows.
+// The auto-scroll control shows only while the setting is on: it loads then, or with the later parts (below).
 const loadAutoScrollControl = () => import('./components/auto-scroll-control.tsx');
 const AutoScrollControl = lazy(() => loadAutoScrollControl().then((m) => ({ default: m.AutoScrollControl })));
+
+/**
+ * When the chapter's later parts load without being asked for (the buy step, what the chapter's end shows,
+ * auto-scroll, the next chapter's prefetch): 6 s after the chapter opened, at an idle moment, the wait the screens'
+ * code keeps (app/preload.ts). Loaded at the first idle moment, they shared a slow phone's link with the chapter's
+ * next pages and its CPU with the first screen (bench/README.md). Each still loads at once when first needed.
+ */
+const LATER_PARTS_MS = 6000;
+
+// What a chapter that failed shows offline (pwa/offline-chapter-note.tsx) loads when a chapter fails: it is in no
+// chapter's first download. If its code cannot come either (the network dropped), the reader's own note shows.
+const OfflineChapterNote = lazy(() =>
+  import('../../pwa/offline-chapter-note.tsx').then(
+    (m) => ({ default: m.OfflineChapterNote }),
+    () => ({ default: ({ online }: { online: ReactNode }) => online }),
+  ),
+);
 
 export default function ReaderPage() {
   const params = useParams();
@@ -61,9 +85,10 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   const { book, favourite, toggleFavourite } = useReaderBook(bookId);
   useReadingRecord(book, number, outcome.kind === 'pages');
 
-  useEffect(
-    () =>
-      whenIdle(() => {
+  useEffect(() => {
+    let cancelIdle = () => {};
+    const timer = setTimeout(() => {
+      cancelIdle = whenIdle(() => {
         for (const load of [
           loadPurchase,
           loadChapterEndBody,
@@ -72,9 +97,13 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
           loadNextChapterFetch,
         ])
           void load().catch(() => undefined);
-      }, 5000),
-    [],
-  );
+      }, 5000);
+    }, LATER_PARTS_MS);
+    return () => {
+      clearTimeout(timer);
+      cancelIdle();
+    };
+  }, []);
   const settings = useReaderSettings();
   const showsPages = outcome.kind === 'pages';
   // Auto-scroll hides the menus when it starts and shows them at the chapter's end; while it runs, scrolling
@@ -193,12 +222,14 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
     case 'failed':
       // Offline, a chapter never read while owned cannot open: say it needs the network, not that it failed.
       body = (
-        <OfflineChapterNote
-          bookId={bookId}
-          number={number}
-          onRetry={retry}
-          online={<ReaderNote onRetry={retry} />}
-        />
+        <Suspense fallback={<div className="reader-loading" aria-busy="true" />}>
+          <OfflineChapterNote
+            bookId={bookId}
+            number={number}
+            onRetry={retry}
+            online={<ReaderNote onRetry={retry} />}
+          />
+        </Suspense>
       );
       break;
   }
