@@ -126,3 +126,55 @@ export function cpuSummary(trace, url) {
     })),
   };
 }
+
+/**
+ * The CPU ms each traced thread of the browser took in the first `windowMs` after the document at `url` began (its
+ * first ParseHTML's task), busiest first: the page's main thread beside the browser's own (its main thread, the
+ * display compositor that draws every frame of the window in software here, the page's raster and compile workers).
+ * On two cores they all compete with the page's main thread, whose waiting Lighthouse counts 4 times
+ * (bench/README.md, "Where the two cores go during a load").
+ */
+export function threadsBeside(trace, url, windowMs = 2500) {
+  const events = trace.traceEvents ?? trace;
+  const parse = events.find(
+    (e) => e.name === 'ParseHTML' && e.ph === 'X' && (e.args?.beginData?.url ?? '').startsWith(url),
+  );
+  if (!parse) return [];
+  const names = (metaName) =>
+    new Map(
+      events
+        .filter((e) => e.name === metaName)
+        .map((e) => [metaName === 'process_name' ? e.pid : `${e.pid}:${e.tid}`, e.args.name]),
+    );
+  const processes = names('process_name');
+  const threads = names('thread_name');
+  const from = parse.ts;
+  const to = from + windowMs * 1000;
+  // Top-level events only: per thread, an event inside the one before it is that one's child.
+  const byThread = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || typeof e.dur !== 'number' || typeof e.tdur !== 'number') continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!byThread.has(key)) byThread.set(key, []);
+    byThread.get(key).push(e);
+  }
+  const rows = [];
+  for (const [key, list] of byThread) {
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    let end = 0;
+    let cpu = 0;
+    for (const e of list) {
+      if (e.ts < end) continue;
+      end = e.ts + e.dur;
+      if (e.ts >= from && e.ts < to) cpu += e.tdur;
+    }
+    const pid = Number(key.split(':')[0]);
+    const thread = key === `${parse.pid}:${parse.tid}` ? 'the page' : (threads.get(key) ?? key);
+    if (cpu >= 1000)
+      rows.push({ thread: `${processes.get(pid) ?? pid} ${thread}`, ms: Math.round(cpu / 1000) });
+  }
+  // Several workers share a name (ThreadPoolForegroundWorker): one row for them.
+  const merged = new Map();
+  for (const r of rows) merged.set(r.thread, (merged.get(r.thread) ?? 0) + r.ms);
+  return [...merged].map(([thread, ms]) => ({ thread, ms })).sort((a, b) => b.ms - a.ms);
+}

@@ -23,7 +23,7 @@ import {
   writeResults,
 } from './bench-kit.mjs';
 import { ticksOf } from './cpu.mjs';
-import { cpuSummary } from './lighthouse-trace.mjs';
+import { cpuSummary, threadsBeside } from './lighthouse-trace.mjs';
 
 // The JavaScript a page loads before its first screen: the main bundle index.html starts (a script tag, or the
 // import() of the start script at the end of the body, apps/web/vite.config.ts, with React's renderer) and the screen's chunk, each with
@@ -116,9 +116,12 @@ const serverCpuMs = (pid) => ticksOf(pid) * 10;
  */
 function browser() {
   const choice = process.env.LH_BROWSER ?? 'chromium';
+  // LH_EXTRA_FLAGS="--kiosk ...": Chromium flags to try, beside ours (bench/README.md tried a few).
+  const extra = process.env.LH_EXTRA_FLAGS?.split(' ').filter(Boolean) ?? [];
   if (choice === 'chromium')
-    return { chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs] };
-  if (choice === 'headless-shell') return { chromePath: headlessShellPath, chromeFlags: chromiumArgs };
+    return { chromePath: chromiumPath, chromeFlags: ['--headless=new', ...chromiumArgs, ...extra] };
+  if (choice === 'headless-shell')
+    return { chromePath: headlessShellPath, chromeFlags: [...chromiumArgs, ...extra] };
   throw new Error(`LH_BROWSER=${choice}: chromium or headless-shell`);
 }
 
@@ -156,9 +159,18 @@ async function main() {
         onlyCategories: ['performance'],
         output: 'json',
         logLevel: 'error',
-        // LH_TRACE=1: the trace also samples the JavaScript, so the Performance panel names the functions.
-        ...(process.env.LH_TRACE === '1'
-          ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' }
+        // LH_TRACE=1: the trace also samples the JavaScript, so the Performance panel names the functions (the
+        // sampling costs CPU of its own). LH_TRACE_CATS="cc,views,viz": more of Chromium's trace categories (what the
+        // browser's own threads do during a load, bench/README.md).
+        ...(process.env.LH_TRACE === '1' || process.env.LH_TRACE_CATS
+          ? {
+              additionalTraceCategories: [
+                process.env.LH_TRACE === '1' ? 'disabled-by-default-v8.cpu_profiler' : '',
+                process.env.LH_TRACE_CATS ?? '',
+              ]
+                .filter(Boolean)
+                .join(','),
+            }
           : {}),
       });
       // Lighthouse now and then loses the trace's start (NO_NAVSTART): that run is made again.
@@ -177,11 +189,12 @@ async function main() {
         ...mainThread(a),
         // The same main thread by the CPU time it got (the trace's thread time): steadier on a busy machine.
         cpu: cpuSummary(artifacts.Trace, url),
+        beside: threadsBeside(artifacts.Trace, url),
         serverCpuMs: serverCpuMs(serverPid) - serverCpuBefore,
       });
-      // LH_TRACE=1 keeps each run's trace (open it in Chrome's DevTools, Performance panel: it is the unthrottled
-      // trace; Lighthouse's simulation multiplies its tasks by 4).
-      if (process.env.LH_TRACE === '1') {
+      // LH_TRACE (any value; 1 also samples the JavaScript) keeps each run's trace (open it in Chrome's DevTools,
+      // Performance panel: it is the unthrottled trace; Lighthouse's simulation multiplies its tasks by 4).
+      if (process.env.LH_TRACE) {
         const dir = path.join(resultsDir, `lighthouse-traces-${stamp}`);
         mkdirSync(dir, { recursive: true });
         const file = `${name.replace(/\W+/g, '-')}-${measured.length}.json`;
@@ -209,6 +222,7 @@ async function main() {
         longTasks: typical.longTasks,
         bootup: typical.bootup,
         cpuLongTasks: typical.cpu?.longTasks ?? [],
+        beside: typical.beside,
       },
     });
   }
@@ -244,6 +258,7 @@ async function main() {
       `- ${r.page}, TBT ${r.typical.tbtMs} ms. By CPU time: ${list(r.typical.cpuLongTasks, (t) => `@${t.startMs}: ${t.ms} (${t.what})`)}.`,
       `  Lighthouse: ${list(r.typical.longTasks.slice(0, 5), (t) => `${t.url} @${t.startMs}: ${t.ms}`)}.`,
       `  Scripts: ${list(r.typical.bootup.slice(0, 5), (b) => `${b.url} ${b.total} / ${b.scripting} / ${b.parse}`)}.`,
+      `  CPU ms in the first 2.5 s, by thread: ${list(r.typical.beside.slice(0, 6), (t) => `${t.thread} ${t.ms}`)}.`,
     ]),
     '',
     `Initial JavaScript (main bundle ${js.mainKb} KB and the screen's chunks, gzip): ${js.pages.map((p) => `${p.page} ${p.kb} KB`).join(', ')}; aim <= 120 KB.`,
