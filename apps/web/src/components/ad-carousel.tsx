@@ -70,6 +70,8 @@ export const AdCarousel = memo(function AdCarousel({ ads, eager = true }: { ads:
       // The copies that make the loop seamless are not separate ads for a screen reader or the keyboard.
       aria-hidden={opts.copy ? true : undefined}
       tabIndex={opts.copy ? -1 : undefined}
+      // Its name even before its picture is asked for (the picture's alt text names it after).
+      aria-label={opts.picture ? undefined : '广告'}
       onClick={() => open(ad)}
     >
       {/* Until its picture may load, the slide's grey background holds its place. */}
