@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { describeDb } from '../../../test/test-database.ts';
@@ -15,6 +16,11 @@ const MANIFEST = {
   icons: [{ src: '/icon-192.png', sizes: '192x192', type: 'image/png' }],
 };
 
+const BIG = `export const pages = [${Array.from({ length: 400 }, (_, i) => `'page ${i}'`).join(', ')}];\n`;
+// The copies as the build might make them; their exact bytes tell them from what the server would compress itself.
+const BIG_BR = brotliCompressSync(BIG);
+const BIG_GZ = gzipSync(BIG, { level: 1 });
+
 describeDb('the service worker and the manifest (offline re-reading, installing)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -25,6 +31,11 @@ describeDb('the service worker and the manifest (offline re-reading, installing)
     await writeFile(path.join(dist, 'manifest.webmanifest'), JSON.stringify(MANIFEST));
     await writeFile(path.join(dist, 'icon-192.png'), 'png');
     await writeFile(path.join(dist, 'assets/index-abc123.js'), 'console.log(1)');
+    // A script with the build's compressed copies (apps/web/vite.config.ts), and one without.
+    await writeFile(path.join(dist, 'assets/big-abc123.js'), BIG);
+    await writeFile(path.join(dist, 'assets/big-abc123.js.br'), BIG_BR);
+    await writeFile(path.join(dist, 'assets/big-abc123.js.gz'), BIG_GZ);
+    await writeFile(path.join(dist, 'assets/plain-abc123.js'), BIG);
     t = await createTestApp({
       seed: false,
       env: {
@@ -52,6 +63,32 @@ describeDb('the service worker and the manifest (offline re-reading, installing)
     expect((await t.app.inject({ url: '/assets/index-abc123.js' })).headers['cache-control']).toBe(
       'public, max-age=31536000, immutable',
     );
+  });
+
+  it("sends the build's compressed copy of a script as it is, in the encoding the browser takes", async () => {
+    const ask = (url: string, encoding?: string) =>
+      t.app.inject({ url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await ask('/assets/big-abc123.js', 'gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload.equals(BIG_BR)).toBe(true);
+    const gz = await ask('/assets/big-abc123.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.rawPayload.equals(BIG_GZ)).toBe(true);
+    const plain = await ask('/assets/big-abc123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG);
+    // A file without copies is still compressed on the way out. A copy is no address of its own: the app's page answers.
+    const made = await ask('/assets/plain-abc123.js', 'br');
+    expect(made.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(made.rawPayload).toString()).toBe(BIG);
+    expect(made.rawPayload.equals(BIG_BR)).toBe(false);
+    const copy = await ask('/assets/big-abc123.js.br');
+    expect(copy.headers['content-type']).toContain('text/html');
+    expect(copy.rawPayload.equals(BIG_BR)).toBe(false);
   });
 
   it('answers the manifest, with the branch in its start address when asked with one', async () => {

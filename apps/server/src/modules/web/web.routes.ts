@@ -82,7 +82,11 @@ export async function webRoutes(
       root: opts.webDist,
       wildcard: false,
       index: false,
-      globIgnore: ['index.html', MANIFEST],
+      // The build writes a .br and a .gz copy of each script and style sheet (apps/web/vite.config.ts): sent as they
+      // are when the browser takes that encoding (with Vary: Accept-Encoding), so no request compresses them again.
+      // The copies are not addresses of their own.
+      preCompressed: true,
+      globIgnore: ['index.html', MANIFEST, '**/*.br', '**/*.gz'],
       setHeaders(reply, filePath) {
         // The service worker is asked for again on every check for an update: a cache (a CDN) must never keep an
         // old one. Its policy is the one its own fetches run under (the default for files would stop them all).
