@@ -32,6 +32,12 @@ const scriptOf = (e) =>
     e.args?.data?.url ?? e.args?.data?.stackTrace?.[0]?.url ?? e.args?.fileName ?? e.args?.data?.fileName,
   );
 
+/** The first ParseHTML of the document at `url`: its pid and tid are the page's main thread. */
+const documentParse = (events, url) =>
+  events.find(
+    (e) => e.name === 'ParseHTML' && e.ph === 'X' && (e.args?.beginData?.url ?? '').startsWith(url),
+  );
+
 /**
  * The main thread of the document at `url` (its first ParseHTML), from the task that started parsing it to the
  * trace's end: each top-level task with its CPU and wall ms and its CPU ms by kind (script per file, style, layout,
@@ -39,9 +45,7 @@ const scriptOf = (e) =>
  */
 export function mainThreadTasks(trace, url) {
   const events = trace.traceEvents ?? trace;
-  const parse = events.find(
-    (e) => e.name === 'ParseHTML' && e.ph === 'X' && (e.args?.beginData?.url ?? '').startsWith(url),
-  );
+  const parse = documentParse(events, url);
   if (!parse) return null;
   const onMain = events
     .filter((e) => e.pid === parse.pid && e.tid === parse.tid && e.ph === 'X' && typeof e.dur === 'number')
@@ -129,16 +133,14 @@ export function cpuSummary(trace, url) {
 
 /**
  * The CPU ms each traced thread of the browser took in the first `windowMs` after the document at `url` began (its
- * first ParseHTML's task), busiest first: the page's main thread beside the browser's own (its main thread, the
+ * first ParseHTML), busiest first: the page's main thread beside the browser's own (its main thread, the
  * display compositor that draws every frame of the window in software here, the page's raster and compile workers).
  * On two cores they all compete with the page's main thread, whose waiting Lighthouse counts 4 times
  * (bench/README.md, "Where the two cores go during a load").
  */
 export function threadsBeside(trace, url, windowMs = 2500) {
   const events = trace.traceEvents ?? trace;
-  const parse = events.find(
-    (e) => e.name === 'ParseHTML' && e.ph === 'X' && (e.args?.beginData?.url ?? '').startsWith(url),
-  );
+  const parse = documentParse(events, url);
   if (!parse) return [];
   const names = (metaName) =>
     new Map(

@@ -53,6 +53,30 @@ test('开始阅读 opens chapter 1 with real pages at width 1000; next and previ
   await expect(page.getByText('已经是第一章啦')).toBeHidden({ timeout: 4000 });
 });
 
+test("a free chapter's later parts (the buy step, auto-scroll) wait for the first screen, then load untouched", async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    const file = /\/assets\/(chapter-purchase|auto-scroll-control)-[^/]+\.js$/.exec(
+      new URL(r.url()).pathname,
+    );
+    if (file?.[1]) asked.push(file[1]);
+  });
+  const detail = await bookDetail(page.request, 1);
+  const free = detail.chapterList.find((c) => c.price === 0);
+  if (!free) throw new Error('book 1 has no free chapter');
+  await page.goto(`/book/read/1/${free.number}`);
+  const openedAt = Date.now();
+  await expectLoadedPage(page);
+  // Three seconds in, within the first screen's time (lib/chunk-load.ts, FIRST_SCREEN_MS): neither was asked for.
+  await page.waitForTimeout(Math.max(0, 3000 - (Date.now() - openedAt)));
+  expect(asked).toEqual([]);
+  await expect
+    .poll(() => [...asked].sort(), { timeout: 20_000 })
+    .toEqual(['auto-scroll-control', 'chapter-purchase']);
+});
+
 test('the menus hide while scrolling and show again at the bottom and on tap', async ({ page }) => {
   await page.goto('/book/read/2/1?title=x');
   await expectLoadedPage(page);

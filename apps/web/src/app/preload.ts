@@ -1,4 +1,4 @@
-import { whenIdle } from '../lib/chunk-load.ts';
+import { FIRST_SCREEN_MS, whenIdle } from '../lib/chunk-load.ts';
 import { queryClient } from './providers.tsx';
 import { preloadedScreens } from './routes.tsx';
 
@@ -33,7 +33,7 @@ let preloaded = false;
  * 2.5 s after the data, it fell inside the page's load on a slow machine, where every long task counts as blocking
  * time, so the wait is longer; the reader's first tap ends it (below).
  */
-const SETTLE_MS = 6000;
+const SETTLE_MS = FIRST_SCREEN_MS;
 
 /** The screens' code one screen per idle moment, each after the one before has loaded: short tasks, never a long one. */
 function preloadOneByOne(screens: readonly { preload(): Promise<void> }[]) {

@@ -108,3 +108,22 @@ export function whenIdle(task: () => void, timeout = 2000): () => void {
   const id = setTimeout(task, 300);
   return () => clearTimeout(id);
 }
+
+/**
+ * How long work that can wait leaves a page's first screen alone: the screens' code preloading (app/preload.ts),
+ * the service worker's registration (pwa/register.ts), the reader's later parts. On a slow phone such work shared
+ * the link with the first screen's pictures and calls, and the CPU with its first render (bench/README.md).
+ */
+export const FIRST_SCREEN_MS = 6000;
+
+/** Runs `task` FIRST_SCREEN_MS from now, at the next idle moment (5 s at most). The answer cancels it. */
+export function afterFirstScreen(task: () => void): () => void {
+  let cancelIdle = () => {};
+  const timer = setTimeout(() => {
+    cancelIdle = whenIdle(task, 5000);
+  }, FIRST_SCREEN_MS);
+  return () => {
+    clearTimeout(timer);
+    cancelIdle();
+  };
+}

@@ -1,4 +1,5 @@
 import { DEFAULT_BRANCH } from '@yueman/contract';
+import { afterFirstScreen } from '../lib/chunk-load.ts';
 import { useUserStore } from '../lib/user-store.ts';
 import type { WorkerMessage } from './sw-rules.ts';
 
@@ -53,25 +54,14 @@ function tellWorkerTheAccount(container: ServiceWorkerContainer) {
 }
 
 /**
- * How long after the page's load the worker is registered. Its install downloads every chunk of the build (about a
- * hundred files), and the manifest's icons come with it: registered at the load, on a slow phone that competed with
- * the first screen's pictures and calls for the link, and for the CPU at the end of the first load (bench/README.md).
- * The same wait as the screens' code preloading (app/preload.ts), which also leaves the first screen alone.
- */
-const AFTER_LOAD_MS = 6000;
-
-const whenIdle = (task: () => void) =>
-  typeof requestIdleCallback === 'function'
-    ? requestIdleCallback(task, { timeout: 5000 })
-    : setTimeout(task, 1000);
-
-/**
- * Links the manifest and icons and registers /sw.js (scope '/'), AFTER_LOAD_MS after the page's load (main.tsx loads
- * this then), when the browser is idle. Production builds only: `vite dev` serves no worker.
+ * Links the manifest and icons and registers /sw.js (scope '/') once the first screen has had its time after the
+ * page's load (main.tsx loads this then). The worker's install downloads every chunk of the build (about a hundred
+ * files) and the browser fetches the icons: at the load, on a slow phone that competed with the first screen's
+ * pictures and calls (bench/README.md). Production builds only: `vite dev` serves no worker.
  */
 export function registerServiceWorker() {
   if (typeof window === 'undefined') return;
-  setTimeout(() => whenIdle(linkAndRegister), AFTER_LOAD_MS);
+  afterFirstScreen(linkAndRegister);
 }
 
 function linkAndRegister() {

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { showAlert } from '../../components/alert.ts';
-import { whenIdle } from '../../lib/chunk-load.ts';
+import { afterFirstScreen } from '../../lib/chunk-load.ts';
 import { positiveId, reportPagePath } from '../../lib/paths.ts';
 import { qqChatLink } from '../../lib/service-addresses.ts';
 import { useUserStore } from '../../lib/user-store.ts';
@@ -42,14 +42,6 @@ const ChapterPurchase = lazy(() => loadPurchase().then((m) => ({ default: m.Chap
 // The auto-scroll control shows only while the setting is on: it loads then, or with the later parts (below).
 const loadAutoScrollControl = () => import('./components/auto-scroll-control.tsx');
 const AutoScrollControl = lazy(() => loadAutoScrollControl().then((m) => ({ default: m.AutoScrollControl })));
-
-/**
- * When the chapter's later parts load without being asked for (the buy step, what the chapter's end shows,
- * auto-scroll, the next chapter's prefetch): 6 s after the chapter opened, at an idle moment, the wait the screens'
- * code keeps (app/preload.ts). Loaded at the first idle moment, they shared a slow phone's link with the chapter's
- * next pages and its CPU with the first screen (bench/README.md). Each still loads at once when first needed.
- */
-const LATER_PARTS_MS = 6000;
 
 // What a chapter that failed shows offline (pwa/offline-chapter-note.tsx) loads when a chapter fails: it is in no
 // chapter's first download. If its code cannot come either (the network dropped), the reader's own note shows.
@@ -85,10 +77,11 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
   const { book, favourite, toggleFavourite } = useReaderBook(bookId);
   useReadingRecord(book, number, outcome.kind === 'pages');
 
-  useEffect(() => {
-    let cancelIdle = () => {};
-    const timer = setTimeout(() => {
-      cancelIdle = whenIdle(() => {
+  // The chapter's later parts (the buy step, what the chapter's end shows, auto-scroll, the next chapter's prefetch)
+  // load once the first screen has had its time, unless needed sooner (each loads then).
+  useEffect(
+    () =>
+      afterFirstScreen(() => {
         for (const load of [
           loadPurchase,
           loadChapterEndBody,
@@ -97,13 +90,9 @@ function Reader({ bookId, number }: { bookId: number; number: number }) {
           loadNextChapterFetch,
         ])
           void load().catch(() => undefined);
-      }, 5000);
-    }, LATER_PARTS_MS);
-    return () => {
-      clearTimeout(timer);
-      cancelIdle();
-    };
-  }, []);
+      }),
+    [],
+  );
   const settings = useReaderSettings();
   const showsPages = outcome.kind === 'pages';
   // Auto-scroll hides the menus when it starts and shows them at the chapter's end; while it runs, scrolling
