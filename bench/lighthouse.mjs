@@ -1,8 +1,9 @@
 // `npm run bench:lighthouse`: Lighthouse (mobile preset, Debian Chromium) on /home, a book detail and a reader
 // page of a fresh demo server, LH_RUNS times each (5 unless told), the median reported; plus the initial JavaScript
 // the browser must load, gzipped. Aims: performance >= 98, LCP <= 1.2 s, CLS <= 0.02, initial JS <= 120 KB gzip.
-// Results in bench/results/.
+// Results in bench/results/. LH_BASELINE=<git ref> runs a reference build beside this one (lighthouse-baseline.mjs).
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
@@ -22,7 +23,8 @@ import {
   tempDir,
   writeResults,
 } from './bench-kit.mjs';
-import { ticksOf } from './cpu.mjs';
+import { descendantPids, pinTo, ticksOf } from './cpu.mjs';
+import { baselineServer } from './lighthouse-baseline.mjs';
 import { cpuSummary, threadsBeside } from './lighthouse-trace.mjs';
 
 // The JavaScript a page loads before its first screen: the main bundle index.html starts (a script tag, or the
@@ -125,106 +127,177 @@ function browser() {
   throw new Error(`LH_BROWSER=${choice}: chromium or headless-shell`);
 }
 
+/**
+ * LH_CORES=split: the page's renderers on the last CPU, everything else (the browser's other processes, the servers,
+ * this process with Lighthouse) on the others: a phone's page gets a core that its browser's window and its server
+ * do not share. Renderers are forked by Chromium's zygotes, so pinning the zygotes places every later renderer too.
+ * A diagnosis (bench/README.md), not the figure held against the aims: on two cores it leaves the page one core and
+ * everything else the other.
+ */
+function splitCores(browserPid, serverPids) {
+  const cpus = os.cpus().length;
+  const last = String(cpus - 1);
+  const rest = cpus > 2 ? `0-${cpus - 2}` : '0';
+  pinTo(browserPid, rest);
+  for (const pid of descendantPids(browserPid)) {
+    let args = '';
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone since it was listed
+    }
+    pinTo(pid, /--type=(zygote|renderer)/.test(args) ? last : rest);
+  }
+  for (const pid of [process.pid, ...serverPids.flatMap((p) => [p, ...descendantPids(p)])]) pinTo(pid, rest);
+  console.log(
+    `LH_CORES=split: renderers on CPU ${last}, the browser's other processes and the servers on ${rest}`,
+  );
+}
+
+/** The three measured pages of a server: home, the first book's page, its first chapter's reader page. */
+async function pagesOf(origin) {
+  const detail = await (await fetch(`${origin}/api/book/detail/1`)).json();
+  const first = detail.data.chapterList[0];
+  return {
+    home: `${origin}/home`,
+    'book detail': `${origin}/book/1`,
+    reader: `${origin}/book/read/1/${first.number}`,
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * One Lighthouse run of a page: its figures, where its main thread went, and the server's CPU meanwhile; null when
+ * Lighthouse lost the trace's start (NO_NAVSTART), and the run is made again.
+ */
+async function measure(url, { port, serverPid, keepTrace }) {
+  const serverCpuBefore = serverCpuMs(serverPid);
+  const { lhr, artifacts } = await lighthouse(url, {
+    port,
+    onlyCategories: ['performance'],
+    output: 'json',
+    logLevel: 'error',
+    // LH_TRACE=1: the trace also samples the JavaScript, so the Performance panel names the functions (the
+    // sampling costs CPU of its own). LH_TRACE_CATS="cc,views,viz": more of Chromium's trace categories (what the
+    // browser's own threads do during a load, bench/README.md).
+    ...(process.env.LH_TRACE === '1' || process.env.LH_TRACE_CATS
+      ? {
+          additionalTraceCategories: [
+            process.env.LH_TRACE === '1' ? 'disabled-by-default-v8.cpu_profiler' : '',
+            process.env.LH_TRACE_CATS ?? '',
+          ]
+            .filter(Boolean)
+            .join(','),
+        }
+      : {}),
+  });
+  if (lhr.runtimeError) return null;
+  // LH_TRACE (any value; 1 also samples the JavaScript) keeps each run's trace (open it in Chrome's DevTools,
+  // Performance panel: it is the unthrottled trace; Lighthouse's simulation multiplies its tasks by 4).
+  if (keepTrace) keepTrace(artifacts.Trace);
+  const a = lhr.audits;
+  return {
+    performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    lcpMs: Math.round(a['largest-contentful-paint'].numericValue),
+    cls: Number(a['cumulative-layout-shift'].numericValue.toFixed(3)),
+    tbtMs: Math.round(a['total-blocking-time'].numericValue),
+    fcpMs: Math.round(a['first-contentful-paint'].numericValue),
+    ...mainThread(a),
+    // The same main thread by the CPU time it got (the trace's thread time): steadier on a busy machine.
+    cpu: cpuSummary(artifacts.Trace, url),
+    beside: threadsBeside(artifacts.Trace, url),
+    serverCpuMs: serverCpuMs(serverPid) - serverCpuBefore,
+  };
+}
+
+/** A page's row of the report: the medians of its runs, and the run with the median blocking time's details. */
+function summary(name, url, measured) {
+  const scores = measured.map((m) => m.performance);
+  // The run whose blocking time is the median's: its long tasks and scripts are the ones the report lists.
+  const typical = [...measured].sort((x, y) => x.tbtMs - y.tbtMs)[Math.floor(measured.length / 2)];
+  return {
+    page: name,
+    url,
+    runs: measured,
+    range: `${Math.min(...scores)}–${Math.max(...scores)}`,
+    ...Object.fromEntries(
+      ['performance', 'lcpMs', 'cls', 'tbtMs', 'fcpMs', 'mainThreadMs', 'scriptMs', 'styleLayoutMs'].map(
+        (k) => [k, median(measured.map((m) => m[k]))],
+      ),
+    ),
+    cpuMs: median(measured.map((m) => m.cpu?.cpuMs ?? 0)),
+    cpuBlockingMs: median(measured.map((m) => m.cpu?.cpuBlockingMs ?? 0)),
+    serverCpuMs: median(measured.map((m) => m.serverCpuMs)),
+    typical: {
+      tbtMs: typical.tbtMs,
+      longTasks: typical.longTasks,
+      bootup: typical.bootup,
+      cpuLongTasks: typical.cpu?.longTasks ?? [],
+      beside: typical.beside,
+    },
+  };
+}
+
 async function main() {
   const { origin, pid: serverPid } = await startServer({
     workDir: tempDir('yueman-lh-'),
     port: envNumber('LH_PORT', 18950, 1),
   });
-  const detail = await (await fetch(`${origin}/api/book/detail/1`)).json();
-  const first = detail.data.chapterList[0];
-  const pages = {
-    home: `${origin}/home`,
-    'book detail': `${origin}/book/1`,
-    reader: `${origin}/book/read/1/${first.number}`,
-  };
+  const pages = await pagesOf(origin);
+  // LH_BASELINE=bc56d83 (any git ref): that build's server too, its runs interleaved with this build's.
+  const baselineRef = process.env.LH_BASELINE;
+  const baseline = baselineRef ? baselineServer(baselineRef) : null;
+  const reference = baseline
+    ? await startServer({ workDir: tempDir('yueman-lh-ref-'), main: baseline.main, indent: '  reference: ' })
+    : null;
+  const referencePages = reference ? await pagesOf(reference.origin) : null;
   const chrome = await chromeLauncher.launch(browser());
   onCleanup(() => chrome.kill());
+  if (process.env.LH_CORES === 'split')
+    splitCores(chrome.pid, [serverPid, ...(reference ? [reference.pid] : [])]);
   const runs = envNumber('LH_RUNS', 5, 1, 1);
   const stamp = fileStamp(new Date());
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rows = [];
+  const referenceRows = [];
   // LH_PAGES=reader (or "home,book detail"): only those pages, to look at one page's tasks without the others' runs.
   const only = envList('LH_PAGES', Object.keys(pages).join(','));
   for (const [name, url] of Object.entries(pages).filter(([page]) => only.includes(page))) {
-    await fetch(url); // warm the server's caches, as a CDN would be
+    const sides = [{ url, serverPid, measured: [], label: '' }];
+    if (reference)
+      sides.unshift({
+        url: referencePages[name],
+        serverPid: reference.pid,
+        measured: [],
+        label: 'reference-',
+      });
+    for (const side of sides) await fetch(side.url); // warm the server's caches, as a CDN would be
     // One run unmeasured first (not in a smoke run): it makes the page's image sizes and the server's first answers
     // of each call, which a CDN and a running server have long made. Measured, it was the slowest of five, with
     // 3-4 s of the server's CPU against under 1 s for the others.
     const warmups = smoke ? 0 : 1;
-    const measured = [];
-    for (let run = 0; measured.length < runs; run++) {
-      const serverCpuBefore = serverCpuMs(serverPid);
-      const { lhr, artifacts } = await lighthouse(url, {
-        port: chrome.port,
-        onlyCategories: ['performance'],
-        output: 'json',
-        logLevel: 'error',
-        // LH_TRACE=1: the trace also samples the JavaScript, so the Performance panel names the functions (the
-        // sampling costs CPU of its own). LH_TRACE_CATS="cc,views,viz": more of Chromium's trace categories (what the
-        // browser's own threads do during a load, bench/README.md).
-        ...(process.env.LH_TRACE === '1' || process.env.LH_TRACE_CATS
-          ? {
-              additionalTraceCategories: [
-                process.env.LH_TRACE === '1' ? 'disabled-by-default-v8.cpu_profiler' : '',
-                process.env.LH_TRACE_CATS ?? '',
-              ]
-                .filter(Boolean)
-                .join(','),
-            }
-          : {}),
-      });
-      // Lighthouse now and then loses the trace's start (NO_NAVSTART): that run is made again.
-      if (lhr.runtimeError) {
-        console.error(`  ${name}: ${lhr.runtimeError.code}, run again`);
-        continue;
-      }
-      if (run < warmups) continue;
-      const a = lhr.audits;
-      measured.push({
-        performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
-        lcpMs: Math.round(a['largest-contentful-paint'].numericValue),
-        cls: Number(a['cumulative-layout-shift'].numericValue.toFixed(3)),
-        tbtMs: Math.round(a['total-blocking-time'].numericValue),
-        fcpMs: Math.round(a['first-contentful-paint'].numericValue),
-        ...mainThread(a),
-        // The same main thread by the CPU time it got (the trace's thread time): steadier on a busy machine.
-        cpu: cpuSummary(artifacts.Trace, url),
-        beside: threadsBeside(artifacts.Trace, url),
-        serverCpuMs: serverCpuMs(serverPid) - serverCpuBefore,
-      });
-      // LH_TRACE (any value; 1 also samples the JavaScript) keeps each run's trace (open it in Chrome's DevTools,
-      // Performance panel: it is the unthrottled trace; Lighthouse's simulation multiplies its tasks by 4).
-      if (process.env.LH_TRACE) {
-        const dir = path.join(resultsDir, `lighthouse-traces-${stamp}`);
-        mkdirSync(dir, { recursive: true });
-        const file = `${name.replace(/\W+/g, '-')}-${measured.length}.json`;
-        writeFileSync(path.join(dir, file), JSON.stringify(artifacts.Trace));
+    for (let round = 0; sides.some((side) => side.measured.length < runs); round++) {
+      // The reference's run, then this build's: the machine's load at each moment falls on both.
+      for (const side of sides.filter((s) => s.measured.length < runs)) {
+        const keepTrace =
+          process.env.LH_TRACE && round >= warmups
+            ? (trace) => {
+                const dir = path.join(resultsDir, `lighthouse-traces-${stamp}`);
+                mkdirSync(dir, { recursive: true });
+                const file = `${side.label}${name.replace(/\W+/g, '-')}-${side.measured.length + 1}.json`;
+                writeFileSync(path.join(dir, file), JSON.stringify(trace));
+              }
+            : null;
+        const result = await measure(side.url, { port: chrome.port, serverPid: side.serverPid, keepTrace });
+        if (!result) {
+          console.error(`  ${side.label}${name}: Lighthouse lost the trace's start, run again`);
+          continue;
+        }
+        if (round >= warmups) side.measured.push(result);
       }
     }
-    const scores = measured.map((m) => m.performance);
-    // The run whose blocking time is the median's: its long tasks and scripts are the ones the report lists.
-    const typical = [...measured].sort((x, y) => x.tbtMs - y.tbtMs)[Math.floor(measured.length / 2)];
-    rows.push({
-      page: name,
-      url,
-      runs: measured,
-      range: `${Math.min(...scores)}–${Math.max(...scores)}`,
-      ...Object.fromEntries(
-        ['performance', 'lcpMs', 'cls', 'tbtMs', 'fcpMs', 'mainThreadMs', 'scriptMs', 'styleLayoutMs'].map(
-          (k) => [k, median(measured.map((m) => m[k]))],
-        ),
-      ),
-      cpuMs: median(measured.map((m) => m.cpu?.cpuMs ?? 0)),
-      cpuBlockingMs: median(measured.map((m) => m.cpu?.cpuBlockingMs ?? 0)),
-      serverCpuMs: median(measured.map((m) => m.serverCpuMs)),
-      typical: {
-        tbtMs: typical.tbtMs,
-        longTasks: typical.longTasks,
-        bootup: typical.bootup,
-        cpuLongTasks: typical.cpu?.longTasks ?? [],
-        beside: typical.beside,
-      },
-    });
+    rows.push(summary(name, url, sides.at(-1).measured));
+    if (reference) referenceRows.push(summary(name, referencePages[name], sides[0].measured));
   }
   const js = initialJsGzip();
   const list = (items, show) => (items.length ? items.map(show).join(', ') : 'none');
@@ -263,9 +336,27 @@ async function main() {
     '',
     `Initial JavaScript (main bundle ${js.mainKb} KB and the screen's chunks, gzip): ${js.pages.map((p) => `${p.page} ${p.kb} KB`).join(', ')}; aim <= 120 KB.`,
     'Aims: performance >= 98, LCP <= 1200 ms, CLS <= 0.02 (Lighthouse mobile preset: simulated slow 4G, 4x CPU slowdown).',
+    ...(baseline
+      ? [
+          '',
+          `Beside the reference build ${baseline.sha.slice(0, 12)} (LH_BASELINE=${baselineRef}), each of its runs just before one of this`,
+          "build's on the same machine (medians, the score's range in brackets): when both move together, the machine moved.",
+          '',
+          '| page | performance: this build | reference | TBT ms: this / reference | blocking by CPU time: this / reference |',
+          '|---|---:|---:|---:|---:|',
+          ...rows.map((r, i) => {
+            const ref = referenceRows[i];
+            return `| ${r.page} | ${r.performance} (${r.range}) | ${ref.performance} (${ref.range}) | ${r.tbtMs} / ${ref.tbtMs} | ${r.cpuBlockingMs} / ${ref.cpuBlockingMs} |`;
+          }),
+        ]
+      : []),
   ];
   console.log(lines.join('\n'));
-  writeResults(`lighthouse-${fileStamp(new Date())}`, { rows, js }, `${lines.join('\n')}\n`);
+  writeResults(
+    `lighthouse-${fileStamp(new Date())}`,
+    { rows, js, reference: baseline ? { ref: baselineRef, sha: baseline.sha, rows: referenceRows } : null },
+    `${lines.join('\n')}\n`,
+  );
   // A miss of an aim fails the run (not a smoke run), after the report is written.
   failOnMissedAims(rows.some((r) => r.performance < 98 || r.lcpMs > 1200 || r.cls > 0.02) || js.kb > 120);
 }
