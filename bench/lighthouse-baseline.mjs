@@ -5,7 +5,7 @@
 // 79 / 79 / 78 on another machine of the same kind three days later. A score alone cannot tell a slower page from a
 // busier machine; this build's score beside a fixed reference's, runs interleaved, can.
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root } from './bench-kit.mjs';
@@ -26,7 +26,6 @@ export function baselineServer(ref) {
   const main = path.join(dir, 'apps/server/dist/main.js');
   if (existsSync(main)) return { sha, dir, main };
   if (!existsSync(path.join(dir, '.git'))) git('worktree', 'add', '--force', '--detach', dir, sha);
-  mkdirSync(dir, { recursive: true });
   const log = path.join(dir, 'baseline-build.log');
   console.log(`reference build ${sha.slice(0, 12)}: npm ci and npm run build in ${dir} (log: ${log})`);
   const fd = openSync(log, 'a');
